@@ -1,0 +1,47 @@
+// The harness's view of the device, one implementation per backend
+// (device_cuda.cpp today). Tests never call a backend API directly, so the
+// same suites run wherever an implementation exists.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace device {
+
+// A device call failed; sticky() errors leave the context unusable, so the
+// rest of the process must not touch the device again.
+struct Error : std::runtime_error {
+    Error(const std::string& what, bool sticky) : std::runtime_error(what), sticky_(sticky) {}
+    bool sticky() const { return sticky_; }
+
+private:
+    bool sticky_;
+};
+
+struct Availability {
+    bool usable = false;
+    std::string description;  // the device's name, or why there is none
+};
+
+Availability probe();
+
+float* alloc(std::size_t count);  // count floats; nullptr for 0
+void release(float* p);
+void upload(float* dst, const float* src, std::size_t count);
+void download(float* dst, const float* src, std::size_t count);
+
+// Waits for all launched work and throws Error for any launch or execution
+// error, naming the function that ran.
+void check_after(const char* function);
+
+// Device memory allocated through the runtime's allocation calls and not yet
+// freed, counted by the harness (every cudaMalloc-family call of the process,
+// the lab's included, goes through it).
+struct Usage {
+    std::size_t bytes = 0;
+    std::size_t allocations = 0;
+};
+Usage in_use();
+
+}  // namespace device

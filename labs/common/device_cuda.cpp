@@ -1,0 +1,141 @@
+// CUDA backend of device.hpp. The build links every test with
+// -Wl,--wrap=<call> for the allocation calls below, so allocations made by the
+// lab's scan.cu are counted here and a lab that forgets cudaFree is caught.
+#include <cuda_runtime_api.h>
+
+#include <mutex>
+#include <unordered_map>
+
+#include "device.hpp"
+
+extern "C" {
+cudaError_t __real_cudaMalloc(void** p, size_t bytes);
+cudaError_t __real_cudaMallocManaged(void** p, size_t bytes, unsigned flags);
+cudaError_t __real_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream);
+cudaError_t __real_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height);
+cudaError_t __real_cudaFree(void* p);
+cudaError_t __real_cudaFreeAsync(void* p, cudaStream_t stream);
+}
+
+namespace {
+
+std::mutex g_mutex;
+std::unordered_map<void*, std::size_t> g_live;  // pointer -> bytes
+
+// Records an allocation once the real call has returned: `p` is the caller's
+// pointer-to-pointer, read only after the call wrote it.
+cudaError_t track(cudaError_t err, void** p, std::size_t bytes) {
+    if (err == cudaSuccess && *p != nullptr) {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_live[*p] = bytes;
+    }
+    return err;
+}
+
+cudaError_t untrack(cudaError_t err, void* p) {
+    if (err == cudaSuccess && p != nullptr) {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        g_live.erase(p);
+    }
+    return err;
+}
+
+// Errors after which CUDA requires the process to end.
+bool is_sticky(cudaError_t err) {
+    switch (err) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorHardwareStackError:
+        case cudaErrorAssert:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorECCUncorrectable:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void check(cudaError_t err, const std::string& what) {
+    if (err != cudaSuccess)
+        throw device::Error(what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err),
+                            is_sticky(err));
+}
+
+}  // namespace
+
+extern "C" {
+cudaError_t __wrap_cudaMalloc(void** p, size_t bytes) {
+    const cudaError_t err = __real_cudaMalloc(p, bytes);
+    return track(err, p, bytes);
+}
+cudaError_t __wrap_cudaMallocManaged(void** p, size_t bytes, unsigned flags) {
+    const cudaError_t err = __real_cudaMallocManaged(p, bytes, flags);
+    return track(err, p, bytes);
+}
+cudaError_t __wrap_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream) {
+    const cudaError_t err = __real_cudaMallocAsync(p, bytes, stream);
+    return track(err, p, bytes);
+}
+cudaError_t __wrap_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+    const cudaError_t err = __real_cudaMallocPitch(p, pitch, width, height);
+    return track(err, p, err == cudaSuccess ? *pitch * height : 0);
+}
+cudaError_t __wrap_cudaFree(void* p) { return untrack(__real_cudaFree(p), p); }
+cudaError_t __wrap_cudaFreeAsync(void* p, cudaStream_t stream) {
+    return untrack(__real_cudaFreeAsync(p, stream), p);
+}
+}
+
+namespace device {
+
+Availability probe() {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess)
+        return {false, std::string("no usable CUDA device: cudaGetDeviceCount failed with ") +
+                           cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")"};
+    if (count == 0) return {false, "no usable CUDA device: the driver reports none"};
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    return {true, std::string(prop.name) + " (compute capability " + std::to_string(prop.major) +
+                      "." + std::to_string(prop.minor) + ")"};
+}
+
+float* alloc(std::size_t count) {
+    if (count == 0) return nullptr;
+    void* p = nullptr;
+    check(cudaMalloc(&p, count * sizeof(float)), "cudaMalloc of " + std::to_string(count) + " floats");
+    return static_cast<float*>(p);
+}
+
+void release(float* p) {
+    if (p) check(cudaFree(p), "cudaFree");
+}
+
+void upload(float* dst, const float* src, std::size_t count) {
+    if (count) check(cudaMemcpy(dst, src, count * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+}
+
+void download(float* dst, const float* src, std::size_t count) {
+    if (count) check(cudaMemcpy(dst, src, count * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+}
+
+void check_after(const char* function) {
+    const std::string what = std::string("CUDA error after ") + function;
+    check(cudaGetLastError(), what + " (launch)");
+    check(cudaDeviceSynchronize(), what);
+}
+
+Usage in_use() {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    Usage u;
+    for (const auto& entry : g_live) u.bytes += entry.second;
+    u.allocations = g_live.size();
+    return u;
+}
+
+}  // namespace device

@@ -1,0 +1,162 @@
+// Host tests of the comparison rule, its diagnostics and hints, and the serial
+// CPU scan held to the rule against float64.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "compare.hpp"
+#include "generator.hpp"
+
+using datasets::Distribution;
+using datasets::ScanKind;
+using datasets::ScanSpec;
+
+namespace {
+
+const ScanSpec kLab01{ScanKind::Inclusive, 1024, 1024};
+const ScanSpec kLab02{ScanKind::Inclusive, 2048, 2048};
+const ScanSpec kLab03BK{ScanKind::Exclusive, 2048, 2048};
+const ScanSpec kLab04{ScanKind::Inclusive, 0, 2048};
+
+std::vector<float> expected_f32(const std::vector<float>& in, const ScanSpec& spec) {
+    const auto e = datasets::reference_scan(in, spec);
+    return std::vector<float>(e.begin(), e.end());
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("the serial float32 CPU scan passes the rule against float64") {
+    for (const ScanSpec& spec : {kLab01, kLab02, kLab03BK, kLab04}) {
+        for (auto dist : {Distribution::Walk1, Distribution::Walk4, Distribution::Uniform}) {
+            const auto in = datasets::generate({dist, 1 << 20, 17});
+            const auto r = compare::compare(in, datasets::serial_scan(in, spec), spec, datasets::is_exact(dist));
+            INFO(datasets::describe(spec) << " " << datasets::distribution_name(dist) << "\n" << r.report);
+            CHECK(r.ok());
+        }
+    }
+}
+
+TEST_CASE("exact rule: one element off by one is caught and located") {
+    const auto in = datasets::generate({Distribution::Walk4, 5000, 3});
+    auto got = expected_f32(in, kLab02);
+    got[4100] += 1.0f;
+    const auto r = compare::compare(in, got, kLab02, true);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.wrong == 1);
+    CHECK(r.unwritten == 0);
+    CHECK(*r.first_wrong == 4100);
+    INFO(r.report);
+    CHECK(has(r.report, "1 of 5000 outputs wrong"));
+    CHECK(has(r.report, "first wrong: out[4100]"));
+    CHECK(has(r.report, "(section 2 offset 4, block 2)"));
+    CHECK(has(r.report, "exact (integer dataset)"));
+    // Neighbours: three before, three after, the wrong one marked.
+    CHECK(has(r.report, "      4097 "));
+    CHECK(has(r.report, "  >       4100 "));
+    CHECK(has(r.report, "      4103 "));
+    CHECK_FALSE(has(r.report, "      4104 "));
+    CHECK(has(r.report, "hint: "));
+}
+
+TEST_CASE("float rule: within 1e-5 * sum|x| passes, beyond fails; NaN and infinity never pass") {
+    const auto in = datasets::generate({Distribution::Uniform, 3000, 5});
+    const auto expected = datasets::reference_scan(in, kLab04);
+    const auto magnitude = datasets::magnitude_scan(in, kLab04);
+    const std::size_t i = 2500;
+    const double tol = compare::kFloatRelTol * magnitude[i];
+    REQUIRE(tol > 1e-4);  // the test is meaningful at float32 precision
+
+    auto got = expected_f32(in, kLab04);
+    got[i] = static_cast<float>(expected[i] + 0.5 * tol);
+    CHECK(compare::compare(in, got, kLab04, false).ok());
+    got[i] = static_cast<float>(expected[i] + 2.0 * tol);
+    CHECK(compare::compare(in, got, kLab04, false).first_wrong == i);
+    CHECK(has(compare::compare(in, got, kLab04, false).report, "tolerance 1e-5 * sum|x|"));
+    got[i] = std::numeric_limits<float>::quiet_NaN();
+    CHECK_FALSE(compare::compare(in, got, kLab04, false).ok());
+    got[i] = std::numeric_limits<float>::infinity();
+    CHECK_FALSE(compare::compare(in, got, kLab04, false).ok());
+    // The exact rule rejects what the float rule accepts.
+    got[i] = static_cast<float>(expected[i] + 0.5 * tol);
+    CHECK_FALSE(compare::compare(in, got, kLab04, true).ok());
+}
+
+TEST_CASE("poisoned outputs are reported as never written") {
+    CHECK(compare::is_poison(compare::poison()));
+    CHECK(std::isnan(compare::poison()));
+    CHECK_FALSE(compare::is_poison(std::numeric_limits<float>::quiet_NaN()));
+
+    const auto in = datasets::generate({Distribution::Walk4, 5000, 3});
+    auto got = expected_f32(in, kLab02);
+    for (std::size_t i = 4096; i < got.size(); ++i) got[i] = compare::poison();  // tail section skipped
+    auto r = compare::compare(in, got, kLab02, true);
+    CHECK(r.unwritten == 5000 - 4096);
+    CHECK(has(r.report, "got (unwritten)"));
+    CHECK(has(r.report, "last, partial section"));
+
+    got = expected_f32(in, kLab02);
+    for (std::size_t i = 1024; i < 2048; ++i) got[i] = compare::poison();  // second element per thread
+    r = compare::compare(in, got, kLab02, true);
+    CHECK(has(r.report, "second half of the section is never written"));
+}
+
+TEST_CASE("hints name the likely mistake") {
+    const auto in = datasets::generate({Distribution::Walk4, 6000, 8});
+
+    SUBCASE("exclusive scan with a non-zero section start") {
+        auto got = expected_f32(in, kLab03BK);
+        got[2048] = in[2047];
+        CHECK(has(compare::compare(in, got, kLab03BK, true).report, "identity 0"));
+    }
+    SUBCASE("inclusive values where exclusive ones belong") {
+        auto got = expected_f32(in, kLab03BK);
+        for (std::size_t j = 0; j < got.size(); ++j)
+            if (j % 2048 != 0) got[j] += in[j];  // section starts right, so the swap shows inside
+        std::size_t i = 1;
+        while (in[i] == 0) ++i;
+        const auto r = compare::compare(in, got, kLab03BK, true);
+        CHECK(*r.first_wrong == i);
+        CHECK(has(r.report, "these are the inclusive values"));
+    }
+    SUBCASE("exclusive values where inclusive ones belong") {
+        auto got = expected_f32(in, kLab01);
+        for (std::size_t j = 0; j < got.size(); ++j) got[j] -= in[j];
+        CHECK(has(compare::compare(in, got, kLab01, true).report, "these are the exclusive values"));
+    }
+    SUBCASE("one coincidence does not make an inclusive/exclusive swap") {
+        auto got = expected_f32(in, kLab01);
+        std::size_t i = 100;
+        while (in[i] == 0) ++i;
+        got[i] -= in[i];  // only this element looks exclusive
+        CHECK_FALSE(has(compare::compare(in, got, kLab01, true).report, "exclusive values"));
+    }
+    SUBCASE("a stub that stores its input unscanned") {
+        const auto r = compare::compare(in, in, kLab02, true);
+        CHECK(has(r.report, "the outputs equal the inputs"));
+    }
+    SUBCASE("block sums not propagated in the hierarchy") {
+        auto got = expected_f32(in, kLab02);  // per-section scans only
+        const auto r = compare::compare(in, got, kLab04, true);
+        REQUIRE(r.first_wrong.has_value());
+        CHECK(*r.first_wrong >= 2048);
+        CHECK(has(r.report, "block sums are not propagated"));
+    }
+    SUBCASE("first error at a warp boundary points at a race") {
+        auto got = expected_f32(in, kLab01);
+        got[1024 + 512] += 37.0f;  // as lab 01's stub failed on an H100
+        CHECK(has(compare::compare(in, got, kLab01, true).report, "starts a warp (offset 512"));
+    }
+    SUBCASE("other errors inside a section get the general hint") {
+        auto got = expected_f32(in, kLab01);
+        got[700] += 37.0f;
+        CHECK(has(compare::compare(in, got, kLab01, true).report, "values differ inside the section"));
+    }
+}
+
+TEST_CASE("n = 0 compares as empty and passes") {
+    CHECK(compare::compare({}, {}, kLab04, true).ok());
+}
