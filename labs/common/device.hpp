@@ -1,11 +1,12 @@
-// The harness's view of the device, one implementation per backend
-// (device_cuda.cpp today). Tests never call a backend API directly, so the
+// The harness's view of the device: device_runtime.cpp over the CUDA runtime
+// API for both backends, plus device_cuda.cpp or device_emu.cpp. Tests never call a backend API directly, so the
 // same suites run wherever an implementation exists.
 #pragma once
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace device {
 
@@ -34,6 +35,10 @@ void download(float* dst, const float* src, std::size_t count);
 // Waits for all launched work and throws Error for any launch or execution
 // error, naming the function that ran.
 void check_after(const char* function);
+
+// What the backend's own checks found since the last call, one line each
+// (the emulator's race and barrier checks; none on real hardware).
+std::vector<std::string> take_findings();
 
 // Device memory allocated through the runtime's allocation calls and not yet
 // freed, counted by the harness (every cudaMalloc-family call of the process,

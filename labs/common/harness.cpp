@@ -53,6 +53,7 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
     std::vector<float> in_after(n + kGuard);
 
     device::Usage before, after;
+    std::vector<std::string> findings;
     try {
         Buffers buf;
         buf.in = device::alloc(n + kGuard);
@@ -60,8 +61,10 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
         device::upload(buf.in, in.data(), in.size());
         device::upload(buf.out, out.data(), out.size());
         before = device::in_use();
+        device::take_findings();  // only what this call causes counts
         fn.run(buf.in, buf.out, n);
         device::check_after(fn.name.c_str());
+        findings = device::take_findings();
         after = device::in_use();
         device::download(in_after.data(), buf.in, in.size());
         device::download(out.data(), buf.out, out.size());
@@ -87,6 +90,11 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
     const bool nothing_written_past_n = overrun.empty();
     CHECK_MESSAGE(nothing_written_past_n, "wrote past the end of the output (n = " << n << "): " << overrun);
 
+    std::string found;
+    for (const auto& f : findings) found += "\n  " + f;
+    const bool backend_checks_clean = findings.empty();
+    CHECK_MESSAGE(backend_checks_clean, "the emulator's checks failed (even where the values came out right):" << found);
+
     const bool temporaries_freed = after.bytes <= before.bytes;
     CHECK_MESSAGE(temporaries_freed, "device memory leaked: "
                                          << (after.bytes - before.bytes) << " bytes in "
@@ -100,7 +108,8 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
     const bool outputs_match = r.ok();
     CHECK_MESSAGE(outputs_match, r.report);
 
-    const bool ok = outputs_match && input_unchanged && nothing_written_past_n && temporaries_freed;
+    const bool ok = outputs_match && input_unchanged && nothing_written_past_n && temporaries_freed &&
+                    backend_checks_clean;
     std::printf("  %s  %s\n", ok ? "ok  " : "FAIL", what.c_str());
     return true;
 }

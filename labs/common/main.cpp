@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
 
     const device::Availability dev = device::probe();
     if (!dev.usable) {
-        std::printf("SKIP: %s; the lab suites of the cuda backend need an NVIDIA GPU\n", dev.description.c_str());
+        std::printf("SKIP: %s; the cuda backend needs an NVIDIA GPU (-Dscan_backend=emu runs the suites on the CPU "
+                    "emulator)\n",
+                    dev.description.c_str());
         return kSkip;
     }
     std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",

@@ -1,0 +1,23 @@
+// Emulator backend of device.hpp (with device_runtime.cpp, whose CUDA calls
+// the emulator serves): always available, and its checks' findings reach the
+// suite as failures.
+#include <simt/runtime.hpp>
+
+#include "device.hpp"
+
+namespace device {
+
+Availability probe() { return {true, "the CPU emulator (scan_backend=emu)"}; }
+
+std::vector<std::string> take_findings() {
+    std::vector<std::string> out;
+    for (const auto& f : simt::take_findings()) out.push_back(simt::format(f));
+    return out;
+}
+
+Usage in_use() {
+    const simt::MemoryUsage m = simt::memory_in_use();
+    return {m.bytes, m.allocations};
+}
+
+}  // namespace device

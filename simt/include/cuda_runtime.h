@@ -1,0 +1,3 @@
+// The emulator stands in for the CUDA runtime.
+#pragma once
+#include <simt/cuda.hpp>

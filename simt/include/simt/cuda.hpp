@@ -1,0 +1,161 @@
+// The CUDA subset the labs use, for compiling a lab's unchanged .cu as C++ on
+// the CPU emulator. The build force-includes this header into the rewritten
+// source (see rewrite.hpp), whose <<<...>>> launches have become
+// simt::launch(...) calls. Each GPU thread runs as a fiber; a block's fibers
+// share one OS thread, so `static thread_local` is exactly block-shared memory.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+// ---- qualifiers -------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+// One instance per block: all fibers of a block run on one OS thread.
+#define __shared__ static thread_local
+#define __constant__ static
+
+// ---- types and errors (values as in CUDA's driver_types.h) -------------------
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorNoDevice = 100,
+    cudaErrorECCUncorrectable = 214,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
+    cudaErrorAssert = 710,
+    cudaErrorHardwareStackError = 714,
+    cudaErrorIllegalInstruction = 715,
+    cudaErrorMisalignedAddress = 716,
+    cudaErrorInvalidAddressSpace = 717,
+    cudaErrorInvalidPc = 718,
+    cudaErrorLaunchFailure = 719,
+};
+using cudaError = cudaError_t;
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+
+struct CUstream_st;
+using cudaStream_t = CUstream_st*;
+
+struct uint3 {
+    unsigned x, y, z;
+};
+
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+
+// ---- host API ---------------------------------------------------------------
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
+template <typename T>
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
+    return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* dst, int value, std::size_t bytes);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
+cudaError_t cudaGetDeviceCount(int* count);
+const char* cudaGetErrorString(cudaError_t err);
+const char* cudaGetErrorName(cudaError_t err);
+
+// ---- device built-ins -------------------------------------------------------
+namespace simt {
+
+struct ThreadIndex {
+    uint3 thread_idx, block_idx;
+    dim3 block_dim, grid_dim;
+};
+
+// The GPU thread the calling fiber emulates.
+const ThreadIndex& current();
+void syncthreads(const char* file, int line);
+void* dynamic_shared();
+
+}  // namespace simt
+
+#define threadIdx (::simt::current().thread_idx)
+#define blockIdx (::simt::current().block_idx)
+#define blockDim (::simt::current().block_dim)
+#define gridDim (::simt::current().grid_dim)
+#define warpSize 32
+#define __syncthreads() ::simt::syncthreads(__FILE__, __LINE__)
+#define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+// ---- launches ---------------------------------------------------------------
+namespace simt {
+
+struct LaunchSite {
+    const char* kernel;  // the kernel expression as written
+    const char* file;
+    int line;
+};
+
+// Runs body() once per thread of the grid; returns the launch error, if any.
+cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
+                     void* closure);
+
+template <typename... Params>
+class Launch {
+public:
+    Launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes)
+        : kernel_(kernel), site_(site), grid_(grid), block_(block), shared_bytes_(shared_bytes) {}
+
+    template <typename... Args>
+    void operator()(Args&&... args) {
+        static_assert(sizeof...(Args) == sizeof...(Params), "kernel launched with the wrong number of arguments");
+        struct Closure {
+            void (*kernel)(Params...);
+            std::tuple<std::decay_t<Params>...> args;
+        } closure{kernel_, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
+        run_grid(site_, grid_, block_, shared_bytes_,
+                 [](void* c) {
+                     auto* cl = static_cast<Closure*>(c);
+                     std::apply(cl->kernel, cl->args);
+                 },
+                 &closure);
+    }
+
+private:
+    void (*kernel_)(Params...);
+    LaunchSite site_;
+    dim3 grid_, block_;
+    std::size_t shared_bytes_;
+};
+
+// What `kernel<<<grid, block, shared, stream>>>` is rewritten to.
+template <typename... Params>
+Launch<Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
+                         std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
+    return Launch<Params...>(kernel, site, grid, block, shared_bytes);
+}
+
+// What `extern __shared__ T name[];` is rewritten to.
+template <typename T>
+T* dynamic_shared_as() {
+    return static_cast<T*>(dynamic_shared());
+}
+
+}  // namespace simt

@@ -1,0 +1,144 @@
+#include "rewrite.hpp"
+
+#include <cctype>
+#include <vector>
+
+namespace simt {
+namespace {
+
+// code[i] is true where source[i] is program text, false inside comments and
+// string or character literals.
+std::vector<bool> code_mask(const std::string& s) {
+    std::vector<bool> code(s.size(), true);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const std::size_t start = i;
+        if (s.compare(i, 2, "//") == 0) {
+            while (i < s.size() && s[i] != '\n') ++i;
+        } else if (s.compare(i, 2, "/*") == 0) {
+            const std::size_t end = s.find("*/", i + 2);
+            i = end == std::string::npos ? s.size() : end + 2;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            const char quote = s[i++];
+            while (i < s.size() && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+            i = std::min(i + 1, s.size());
+        } else {
+            ++i;
+            continue;
+        }
+        for (std::size_t k = start; k < i; ++k) code[k] = false;
+    }
+    return code;
+}
+
+std::size_t line_of(const std::string& s, std::size_t pos) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
+    return line;
+}
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string collapse_space(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+}
+
+std::string newlines_in(const std::string& s, std::size_t from, std::size_t to) {
+    std::string out;
+    for (std::size_t i = from; i < to; ++i)
+        if (s[i] == '\n') out += '\n';
+    return out;
+}
+
+// Start of the callee expression that ends just before `end`: an identifier
+// path (a::b::kernel), optionally with template arguments (kernel<float>).
+std::size_t callee_start(const std::string& s, std::size_t end) {
+    std::size_t i = end;
+    while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+    if (i > 0 && s[i - 1] == '>') {  // template arguments: back to the matching '<'
+        int depth = 0;
+        while (i > 0) {
+            --i;
+            if (s[i] == '>') ++depth;
+            if (s[i] == '<' && --depth == 0) break;
+        }
+        if (depth != 0) return std::string::npos;
+    }
+    while (i > 0) {
+        if (is_ident(s[i - 1])) --i;
+        else if (i > 1 && s[i - 1] == ':' && s[i - 2] == ':') i -= 2;
+        else break;
+    }
+    return i;
+}
+
+std::string rewrite_launches(const std::string& s, const std::vector<bool>& code, const std::string& path) {
+    std::string out;
+    std::size_t copied = 0;
+    std::size_t next = 0;  // where the search for the next launch resumes
+    for (std::size_t pos = s.find("<<<"); pos != std::string::npos; pos = s.find("<<<", next)) {
+        next = pos + 3;
+        if (!code[pos]) continue;
+        std::size_t close = s.find(">>>", pos + 3);
+        while (close != std::string::npos && !code[close]) close = s.find(">>>", close + 3);
+        const std::string where = path + ":" + std::to_string(line_of(s, pos)) + ": ";
+        if (close == std::string::npos) throw RewriteError(where + "kernel launch '<<<' has no closing '>>>'");
+        const std::size_t start = callee_start(s, pos);
+        if (start == std::string::npos || start < copied || collapse_space(s.substr(start, pos - start)).empty())
+            throw RewriteError(where + "cannot find the kernel name before '<<<'");
+        const std::string callee = s.substr(start, pos - start);
+        out += s.substr(copied, start - copied);
+        out += "::simt::launch(" + callee + ", {\"" + collapse_space(callee) + "\", __FILE__, __LINE__}, " +
+               s.substr(pos + 3, close - pos - 3) + ")";
+        copied = next = close + 3;
+    }
+    return out + s.substr(copied);
+}
+
+std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>& code, const std::string& path) {
+    std::string out;
+    std::size_t copied = 0;
+    std::size_t next = 0;  // where the search for the next declaration resumes
+    for (std::size_t pos = s.find("extern"); pos != std::string::npos; pos = s.find("extern", next)) {
+        next = pos + 6;
+        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1]))) continue;
+        std::size_t k = pos + 6;
+        while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+        if (s.compare(k, 10, "__shared__") != 0) continue;
+        const std::size_t semi = s.find(';', k);
+        const std::string where = path + ":" + std::to_string(line_of(s, pos)) + ": ";
+        if (semi == std::string::npos) throw RewriteError(where + "extern __shared__ declaration without ';'");
+        const std::string decl = s.substr(k + 10, semi - k - 10);  // " float name[]"
+        const std::size_t bracket = decl.rfind('[');
+        if (bracket == std::string::npos || collapse_space(decl.substr(bracket)) != "[]")
+            throw RewriteError(where + "expected 'extern __shared__ T name[];'");
+        std::size_t name_end = bracket;
+        while (name_end > 0 && std::isspace(static_cast<unsigned char>(decl[name_end - 1]))) --name_end;
+        std::size_t name_start = name_end;
+        while (name_start > 0 && is_ident(decl[name_start - 1])) --name_start;
+        const std::string name = decl.substr(name_start, name_end - name_start);
+        std::string type = decl.substr(0, name_start);
+        type.erase(0, type.find_first_not_of(" \t\r\n"));
+        type.erase(type.find_last_not_of(" \t\r\n") + 1);
+        if (name.empty() || type.empty()) throw RewriteError(where + "expected 'extern __shared__ T name[];'");
+        out += s.substr(copied, pos - copied);
+        out += type + "* " + name + " = ::simt::dynamic_shared_as<" + type + ">();" + newlines_in(s, pos, semi);
+        copied = next = semi + 1;
+    }
+    return out + s.substr(copied);
+}
+
+}  // namespace
+
+std::string rewrite(const std::string& source, const std::string& path) {
+    std::string s = rewrite_extern_shared(source, code_mask(source), path);
+    s = rewrite_launches(s, code_mask(s), path);
+    std::string escaped;
+    for (char c : path) escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return "#include <simt/cuda.hpp>\n#line 1 \"" + escaped + "\"\n" + s;
+}
+
+}  // namespace simt

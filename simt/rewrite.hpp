@@ -1,0 +1,23 @@
+// The source rewriter that lets g++ compile a lab's .cu unchanged in meaning:
+//   kernel<<<grid, block[, shared[, stream]]>>>(args)
+//     -> simt::launch(kernel, {"kernel", __FILE__, __LINE__}, grid, block[, ...])(args)
+//   extern __shared__ T name[];  ->  T* name = simt::dynamic_shared_as<T>();
+// Comments, string and character literals are left alone. No line is added or
+// removed, and the output starts with #line 1 "<original path>", so compiler
+// errors and __FILE__/__LINE__ name the student's file and lines.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace simt {
+
+struct RewriteError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// `path` is what #line names; throws RewriteError ("path:line: ...") for a
+// launch it cannot parse.
+std::string rewrite(const std::string& source, const std::string& path);
+
+}  // namespace simt

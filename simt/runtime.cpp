@@ -1,0 +1,362 @@
+// The emulator's runtime: device memory, CUDA's error state, and the grid
+// scheduler. Blocks run one after another; within a block every GPU thread is
+// a Boost.Context fiber, resumed in thread order until it reaches a
+// __syncthreads() or exits. When no thread can run, the barrier is checked
+// and released. The order never depends on timing, so every report is the
+// same from run to run.
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "simt/cuda.hpp"
+#include "simt/runtime.hpp"
+
+namespace ctx = boost::context;
+
+namespace simt {
+namespace {
+
+// ---- memory and errors ------------------------------------------------------
+
+std::map<const void*, std::size_t> g_allocations;  // device pointer -> bytes
+thread_local cudaError_t g_last_error = cudaSuccess;
+std::vector<Finding> g_findings;
+
+cudaError_t fail(cudaError_t err) {
+    g_last_error = err;
+    return err;
+}
+
+// ---- the scheduler ----------------------------------------------------------
+
+constexpr unsigned kMaxThreadsPerBlock = 1024;
+constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute
+constexpr std::size_t kFiberStack = 64 * 1024;
+
+enum class Status { Running, AtBarrier, Exited };
+
+struct Lane {
+    ThreadIndex index;
+    Status status = Status::Running;
+    const char* barrier_file = nullptr;
+    int barrier_line = 0;
+    ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
+    ctx::fiber sink;   // the scheduler, resumed by the GPU thread
+};
+
+thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
+thread_local std::vector<unsigned char> g_dynamic_shared;
+
+// "threads 0-31, 64" style list of thread indices.
+std::string thread_list(const std::vector<unsigned>& ids) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(ids[i]);
+        if (j > i) out += "-" + std::to_string(ids[j]);
+        i = j + 1;
+    }
+    return (ids.size() == 1 ? "thread " : "threads ") + out;
+}
+
+std::string where(const char* file, int line) {
+    std::string f = file;
+    const auto slash = f.find_last_of('/');
+    return (slash == std::string::npos ? f : f.substr(slash + 1)) + ":" + std::to_string(line);
+}
+
+std::string block_name(const uint3& b) {
+    return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
+}
+
+// One report per check and launch: the first block it happened in, and how
+// many blocks in all, so 4096 identical blocks do not bury the message.
+struct LaunchReports {
+    struct Report {
+        std::string first_message;
+        unsigned blocks = 0;
+        unsigned long long last_block_serial = ~0ull;  // count a block once, however many barriers failed
+    };
+    std::map<std::string, Report> by_check;
+    std::vector<std::string> order;
+    unsigned long long block_serial = 0;  // which block of the launch is running
+
+    void add(const std::string& check, const std::string& message) {
+        auto [it, inserted] = by_check.try_emplace(check);
+        if (inserted) {
+            it->second.first_message = message;
+            order.push_back(check);
+        }
+        if (it->second.last_block_serial != block_serial) {
+            it->second.last_block_serial = block_serial;
+            ++it->second.blocks;
+        }
+    }
+};
+
+// Checks a barrier every live thread has arrived at (or exited before) and
+// releases it. Returns false when every thread has exited.
+bool release_barrier(std::vector<Lane>& lanes, const uint3& block, LaunchReports& reports) {
+    std::vector<unsigned> exited;
+    std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
+    for (unsigned t = 0; t < lanes.size(); ++t) {
+        if (lanes[t].status == Status::Exited) exited.push_back(t);
+        else sites[{lanes[t].barrier_file, lanes[t].barrier_line}].push_back(t);
+    }
+    if (sites.empty()) return false;
+
+    const auto& [first_site, first_waiting] = *sites.begin();
+    if (!exited.empty())
+        reports.add("barrier divergence",
+                    block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
+                        " waited at __syncthreads() at " + where(first_site.first.c_str(), first_site.second) +
+                        " (a barrier every thread of the block must reach: is it inside a loop or branch whose "
+                        "trip count depends on threadIdx?)");
+    if (sites.size() > 1) {
+        std::string detail;
+        for (const auto& [site, waiting] : sites)
+            detail += (detail.empty() ? "" : "; ") + thread_list(waiting) + " at " + where(site.first.c_str(), site.second);
+        reports.add("barrier divergence",
+                    block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail);
+    }
+    for (auto& lane : lanes)
+        if (lane.status == Status::AtBarrier) lane.status = Status::Running;
+    return true;
+}
+
+void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
+               LaunchReports& reports) {
+    for (auto& lane : lanes) {
+        lane.status = Status::Running;
+        lane.fiber = ctx::fiber(std::allocator_arg, stacks, [&lane, body, closure](ctx::fiber&& sink) {
+            lane.sink = std::move(sink);
+            body(closure);
+            lane.status = Status::Exited;
+            return std::move(lane.sink);
+        });
+    }
+    do {
+        for (auto& lane : lanes) {
+            if (lane.status != Status::Running) continue;
+            g_lane = &lane;
+            lane.fiber = std::move(lane.fiber).resume();
+        }
+        g_lane = nullptr;
+    } while (release_barrier(lanes, lanes.front().index.block_idx, reports));
+}
+
+}  // namespace
+
+// ---- device built-ins -------------------------------------------------------
+
+const ThreadIndex& current() {
+    if (g_lane == nullptr) {
+        std::fprintf(stderr, "simt: threadIdx/blockIdx used outside a kernel\n");
+        std::abort();
+    }
+    return g_lane->index;
+}
+
+void syncthreads(const char* file, int line) {
+    Lane& lane = *g_lane;
+    lane.status = Status::AtBarrier;
+    lane.barrier_file = file;
+    lane.barrier_line = line;
+    lane.sink = std::move(lane.sink).resume();
+}
+
+void* dynamic_shared() { return g_dynamic_shared.data(); }
+
+cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
+                     void* closure) {
+    const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return fail(cudaErrorInvalidValue);  // as CUDA 13 on an H100
+    if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64) return fail(cudaErrorInvalidConfiguration);
+    if (shared_bytes > kMaxDynamicShared) return fail(cudaErrorInvalidValue);
+
+    g_dynamic_shared.assign(shared_bytes, 0);
+    static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
+    std::vector<Lane> lanes(threads);
+    LaunchReports reports;
+    for (unsigned bz = 0; bz < grid.z; ++bz)
+        for (unsigned by = 0; by < grid.y; ++by)
+            for (unsigned bx = 0; bx < grid.x; ++bx) {
+                unsigned t = 0;
+                for (unsigned z = 0; z < block.z; ++z)
+                    for (unsigned y = 0; y < block.y; ++y)
+                        for (unsigned x = 0; x < block.x; ++x)
+                            lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
+                run_block(lanes, stacks, body, closure, reports);
+                ++reports.block_serial;
+            }
+    for (const auto& check : reports.order) {
+        const auto& report = reports.by_check[check];
+        const std::string& message = report.first_message;
+        const unsigned blocks = report.blocks;
+        g_findings.push_back({check, site.kernel,
+                              message + (blocks > 1 ? " (and " + std::to_string(blocks - 1) + " more blocks)" : "") +
+                                  "; launched at " + where(site.file, site.line)});
+    }
+    return cudaSuccess;
+}
+
+// ---- host-side interface ----------------------------------------------------
+
+std::vector<Finding> take_findings() {
+    std::vector<Finding> out;
+    out.swap(g_findings);
+    return out;
+}
+
+std::string format(const Finding& f) { return f.check + " in kernel " + f.kernel + ": " + f.message; }
+
+MemoryUsage memory_in_use() {
+    MemoryUsage u;
+    for (const auto& entry : g_allocations) u.bytes += entry.second;
+    u.allocations = g_allocations.size();
+    return u;
+}
+
+}  // namespace simt
+
+// ---- the CUDA runtime API ---------------------------------------------------
+
+using simt::fail;
+
+namespace {
+
+// Whether [p, p + bytes) lies inside one device allocation.
+bool is_device_range(const void* p, std::size_t bytes) {
+    auto it = simt::g_allocations.upper_bound(p);
+    if (it == simt::g_allocations.begin()) return false;
+    --it;
+    const auto* base = static_cast<const unsigned char*>(it->first);
+    const auto* q = static_cast<const unsigned char*>(p);
+    return q >= base && q + bytes <= base + it->second;
+}
+
+}  // namespace
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+    if (ptr == nullptr) return fail(cudaErrorInvalidValue);
+    *ptr = nullptr;
+    if (bytes == 0) return cudaSuccess;
+    void* p = std::malloc(bytes);
+    if (p == nullptr) return fail(cudaErrorMemoryAllocation);
+    simt::g_allocations[p] = bytes;
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* ptr) {
+    if (ptr == nullptr) return cudaSuccess;
+    const auto it = simt::g_allocations.find(ptr);
+    if (it == simt::g_allocations.end()) return fail(cudaErrorInvalidDevicePointer);
+    simt::g_allocations.erase(it);
+    std::free(ptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    if (bytes == 0) return cudaSuccess;
+    const bool dst_dev = is_device_range(dst, bytes), src_dev = is_device_range(src, bytes);
+    bool ok = true;
+    switch (kind) {
+        case cudaMemcpyHostToHost: ok = !dst_dev && !src_dev; break;
+        case cudaMemcpyHostToDevice: ok = dst_dev && !src_dev; break;
+        case cudaMemcpyDeviceToHost: ok = !dst_dev && src_dev; break;
+        case cudaMemcpyDeviceToDevice: ok = dst_dev && src_dev; break;
+        case cudaMemcpyDefault: break;
+        default: return fail(cudaErrorInvalidMemcpyDirection);
+    }
+    if (!ok) return fail(cudaErrorInvalidValue);
+    std::memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
+    if (bytes == 0) return cudaSuccess;
+    if (!is_device_range(dst, bytes)) return fail(cudaErrorInvalidValue);
+    std::memset(dst, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }  // launches run to completion
+
+cudaError_t cudaGetLastError() {
+    const cudaError_t err = simt::g_last_error;
+    simt::g_last_error = cudaSuccess;
+    return err;
+}
+
+cudaError_t cudaPeekAtLastError() { return simt::g_last_error; }
+
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+    constexpr std::size_t kTotal = std::size_t{16} << 30;  // a nominal 16 GiB device
+    const std::size_t used = simt::memory_in_use().bytes;
+    if (free_bytes) *free_bytes = used < kTotal ? kTotal - used : 0;
+    if (total_bytes) *total_bytes = kTotal;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (count == nullptr) return fail(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+
+const char* cudaGetErrorName(cudaError_t err) {
+    switch (err) {
+        case cudaSuccess: return "cudaSuccess";
+        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+        case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+        case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+        case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+        case cudaErrorNoDevice: return "cudaErrorNoDevice";
+        case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+        case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+        case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorECCUncorrectable: return "cudaErrorECCUncorrectable";
+        case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+        case cudaErrorAssert: return "cudaErrorAssert";
+        case cudaErrorHardwareStackError: return "cudaErrorHardwareStackError";
+        case cudaErrorIllegalInstruction: return "cudaErrorIllegalInstruction";
+        case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+        case cudaErrorInvalidAddressSpace: return "cudaErrorInvalidAddressSpace";
+        case cudaErrorInvalidPc: return "cudaErrorInvalidPc";
+    }
+    return "cudaErrorUnknown";
+}
+
+const char* cudaGetErrorString(cudaError_t err) {
+    switch (err) {
+        case cudaSuccess: return "no error";
+        case cudaErrorInvalidValue: return "invalid argument";
+        case cudaErrorMemoryAllocation: return "out of memory";
+        case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+        case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+        case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+        case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+        case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+        case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+        case cudaErrorLaunchFailure: return "unspecified launch failure";
+        case cudaErrorECCUncorrectable: return "uncorrectable ECC error encountered";
+        case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+        case cudaErrorAssert: return "device-side assert triggered";
+        case cudaErrorHardwareStackError: return "hardware stack error";
+        case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
+        case cudaErrorMisalignedAddress: return "misaligned address";
+        case cudaErrorInvalidAddressSpace: return "operation not supported on global/shared address space";
+        case cudaErrorInvalidPc: return "invalid program counter";
+    }
+    return "unknown error";
+}

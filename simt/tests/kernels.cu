@@ -1,0 +1,83 @@
+// Test kernels for the emulator, in CUDA syntax: the build rewrites this file
+// with simt-rewrite exactly as it rewrites a lab's scan.cu. test_simt.cpp
+// asserts the line numbers of the barriers below.
+#include "kernels.hpp"
+
+// Each block reverses its slice through shared memory: needs block-private
+// shared memory and a working barrier.
+__global__ void reverse(const int* in, int* out) {
+    __shared__ int buf[1024];
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    buf[threadIdx.x] = in[i];
+    __syncthreads();
+    out[i] = buf[blockDim.x - 1 - threadIdx.x];
+}
+
+// The HSH loop shape: the trip count depends on threadIdx.x.
+__global__ void exit_early(int* out) {
+    int steps = 0;
+    for (unsigned stride = 1; stride <= threadIdx.x; stride *= 2) {
+        __syncthreads();  /* line 20 */
+        ++steps;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = steps;
+}
+
+__global__ void two_sites(int* out) {
+    if (threadIdx.x < 16) {
+        __syncthreads();  // line 28
+    } else {
+        __syncthreads();  // line 30
+    }
+    out[threadIdx.x] = 1;
+}
+
+__global__ void dynamic_reverse(const int* in, int* out) {
+    extern __shared__ int tile[];
+    tile[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = tile[blockDim.x - 1 - threadIdx.x];
+}
+
+template <typename T>
+__global__ void fill(T* out, T value, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value;
+}
+
+__global__ void index_2d(unsigned* out) {
+    const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
+    const unsigned thread = threadIdx.y * blockDim.x + threadIdx.x;
+    out[block * blockDim.x * blockDim.y + thread] = block * 1000 + thread;
+}
+
+cudaError_t launch_reverse(const int* d_in, int* d_out, unsigned blocks, unsigned threads) {
+    reverse<<<blocks, threads>>>(d_in, d_out);  // "<<<not a launch>>>" in a comment
+    return cudaGetLastError();
+}
+
+cudaError_t launch_exit_early(int* d_out, unsigned blocks) {
+    exit_early<<<blocks, 64>>>(d_out);  // line 60
+    return cudaGetLastError();
+}
+
+cudaError_t launch_two_sites(int* d_out) {
+    two_sites<<<1, 32>>>(d_out);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_dynamic_reverse(const int* d_in, int* d_out, unsigned threads, std::size_t shared_bytes) {
+    dynamic_reverse<<<1, threads, shared_bytes>>>(d_in, d_out);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_fill(float* d_out, float value, unsigned n) {
+    fill<float><<<(n + 255) / 256,
+                  256>>>(d_out, value, n);
+    return cudaGetLastError();
+}
+
+cudaError_t launch_index_2d(unsigned* d_out) {
+    index_2d<<<dim3(3, 2), dim3(4, 2)>>>(d_out);
+    return cudaGetLastError();
+}

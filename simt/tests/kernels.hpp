@@ -1,0 +1,11 @@
+// Host entry points of kernels.cu, the emulator's test kernels.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+cudaError_t launch_reverse(const int* d_in, int* d_out, unsigned blocks, unsigned threads);
+cudaError_t launch_exit_early(int* d_out, unsigned blocks);
+cudaError_t launch_two_sites(int* d_out);
+cudaError_t launch_dynamic_reverse(const int* d_in, int* d_out, unsigned threads, std::size_t shared_bytes);
+cudaError_t launch_fill(float* d_out, float value, unsigned n);
+cudaError_t launch_index_2d(unsigned* d_out);
