@@ -131,10 +131,57 @@ std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>&
     return out + s.substr(copied);
 }
 
+// True when the innermost '{' open at `pos` starts a function body (it follows
+// a ')' possibly with qualifiers), not a namespace, class or initializer.
+bool in_function_body(const std::string& s, const std::vector<bool>& code, std::size_t pos) {
+    int depth = 0;
+    for (std::size_t i = pos; i-- > 0;) {
+        if (!code[i]) continue;
+        if (s[i] == '}') ++depth;
+        if (s[i] == '{' && depth-- == 0) {
+            // Inside any function body (a nested block counts too): scan outwards.
+            std::size_t j = i;
+            while (j > 0 && (std::isspace(static_cast<unsigned char>(s[j - 1])) || is_ident(s[j - 1]))) --j;
+            if (j > 0 && s[j - 1] == ')') return true;
+            if (j > 0 && (s[j - 1] == ';' || s[j - 1] == '{' || s[j - 1] == '}'))
+                return in_function_body(s, code, i);  // a plain nested block
+            return false;
+        }
+    }
+    return false;
+}
+
+// `__shared__ T name[N]...;` inside a function gets, on the same line, a call
+// that tells the runtime the array's name, extent and line, for its checks.
+std::string register_shared(const std::string& s, const std::vector<bool>& code) {
+    std::string out;
+    std::size_t copied = 0, next = 0;
+    for (std::size_t pos = s.find("__shared__"); pos != std::string::npos; pos = s.find("__shared__", next)) {
+        next = pos + 10;
+        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + 10])) continue;
+        const std::size_t semi = s.find(';', pos);
+        if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
+        const std::string decl = s.substr(pos + 10, semi - pos - 10);
+        if (decl.find('=') != std::string::npos || decl.find(',') != std::string::npos) continue;
+        std::size_t name_end = decl.find('[');
+        if (name_end == std::string::npos) name_end = decl.size();
+        while (name_end > 0 && std::isspace(static_cast<unsigned char>(decl[name_end - 1]))) --name_end;
+        std::size_t name_start = name_end;
+        while (name_start > 0 && is_ident(decl[name_start - 1])) --name_start;
+        const std::string name = decl.substr(name_start, name_end - name_start);
+        if (name.empty()) continue;
+        out += s.substr(copied, semi + 1 - copied);
+        out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
+        copied = next = semi + 1;
+    }
+    return out + s.substr(copied);
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
     std::string s = rewrite_extern_shared(source, code_mask(source), path);
+    s = register_shared(s, code_mask(s));
     s = rewrite_launches(s, code_mask(s), path);
     std::string escaped;
     for (char c : path) escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);

@@ -2,6 +2,9 @@
 //   kernel<<<grid, block[, shared[, stream]]>>>(args)
 //     -> simt::launch(kernel, {"kernel", __FILE__, __LINE__}, grid, block[, ...])(args)
 //   extern __shared__ T name[];  ->  T* name = simt::dynamic_shared_as<T>();
+//   __shared__ T name[N];        ->  the same, then simt::declare_shared(&name, ...)
+//                                    on the same line (inside functions), so the
+//                                    checks can name the array and its element
 // Comments, string and character literals are left alone. No line is added or
 // removed, and the output starts with #line 1 "<original path>", so compiler
 // errors and __FILE__/__LINE__ name the student's file and lines.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "internal.hpp"
 #include "simt/cuda.hpp"
 #include "simt/runtime.hpp"
 
@@ -24,7 +25,10 @@ namespace {
 
 // ---- memory and errors ------------------------------------------------------
 
-std::map<const void*, std::size_t> g_allocations;  // device pointer -> bytes
+// Device pointer -> size. Each allocation has detail::kRedzone bytes on
+// either side, so a kernel's access just past either end lands in memory the
+// checks recognise as out of bounds rather than in a neighbour.
+std::map<const unsigned char*, detail::Allocation> g_allocations;
 thread_local cudaError_t g_last_error = cudaSuccess;
 std::vector<Finding> g_findings;
 
@@ -51,6 +55,9 @@ struct Lane {
 };
 
 thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
+thread_local Lane* g_lanes = nullptr;  // the block's lanes, to number g_lane
+thread_local detail::LaunchState* g_launch = nullptr;
+thread_local std::uint64_t g_interval_counter = 0;  // carried from launch to launch
 thread_local std::vector<unsigned char> g_dynamic_shared;
 
 // "threads 0-31, 64" style list of thread indices.
@@ -67,44 +74,10 @@ std::string thread_list(const std::vector<unsigned>& ids) {
     return (ids.size() == 1 ? "thread " : "threads ") + out;
 }
 
-std::string where(const char* file, int line) {
-    std::string f = file;
-    const auto slash = f.find_last_of('/');
-    return (slash == std::string::npos ? f : f.substr(slash + 1)) + ":" + std::to_string(line);
-}
-
-std::string block_name(const uint3& b) {
-    return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
-}
-
-// One report per check and launch: the first block it happened in, and how
-// many blocks in all, so 4096 identical blocks do not bury the message.
-struct LaunchReports {
-    struct Report {
-        std::string first_message;
-        unsigned blocks = 0;
-        unsigned long long last_block_serial = ~0ull;  // count a block once, however many barriers failed
-    };
-    std::map<std::string, Report> by_check;
-    std::vector<std::string> order;
-    unsigned long long block_serial = 0;  // which block of the launch is running
-
-    void add(const std::string& check, const std::string& message) {
-        auto [it, inserted] = by_check.try_emplace(check);
-        if (inserted) {
-            it->second.first_message = message;
-            order.push_back(check);
-        }
-        if (it->second.last_block_serial != block_serial) {
-            it->second.last_block_serial = block_serial;
-            ++it->second.blocks;
-        }
-    }
-};
-
 // Checks a barrier every live thread has arrived at (or exited before) and
 // releases it. Returns false when every thread has exited.
-bool release_barrier(std::vector<Lane>& lanes, const uint3& block, LaunchReports& reports) {
+bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    const uint3& block = launch.block_idx;
     std::vector<unsigned> exited;
     std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
     for (unsigned t = 0; t < lanes.size(); ++t) {
@@ -115,25 +88,28 @@ bool release_barrier(std::vector<Lane>& lanes, const uint3& block, LaunchReports
 
     const auto& [first_site, first_waiting] = *sites.begin();
     if (!exited.empty())
-        reports.add("barrier divergence",
-                    block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
-                        " waited at __syncthreads() at " + where(first_site.first.c_str(), first_site.second) +
+        launch.reports.add("barrier divergence", launch.block_serial,
+                    detail::block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
+                        " waited at __syncthreads() at " + detail::where(first_site.first.c_str(), first_site.second) +
                         " (a barrier every thread of the block must reach: is it inside a loop or branch whose "
                         "trip count depends on threadIdx?)");
     if (sites.size() > 1) {
         std::string detail;
         for (const auto& [site, waiting] : sites)
-            detail += (detail.empty() ? "" : "; ") + thread_list(waiting) + " at " + where(site.first.c_str(), site.second);
-        reports.add("barrier divergence",
-                    block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail);
+            detail += (detail.empty() ? "" : "; ") + thread_list(waiting) + " at " +
+                      detail::where(site.first.c_str(), site.second);
+        launch.reports.add("barrier divergence", launch.block_serial,
+                           detail::block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail);
     }
     for (auto& lane : lanes)
         if (lane.status == Status::AtBarrier) lane.status = Status::Running;
+    ++launch.interval;
     return true;
 }
 
 void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
-               LaunchReports& reports) {
+               detail::LaunchState& launch) {
+    launch.block_first_interval = ++launch.interval;
     for (auto& lane : lanes) {
         lane.status = Status::Running;
         lane.fiber = ctx::fiber(std::allocator_arg, stacks, [&lane, body, closure](ctx::fiber&& sink) {
@@ -150,7 +126,7 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
             lane.fiber = std::move(lane.fiber).resume();
         }
         g_lane = nullptr;
-    } while (release_barrier(lanes, lanes.front().index.block_idx, reports));
+    } while (release_barrier(lanes, launch));
 }
 
 }  // namespace
@@ -185,28 +161,74 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
     std::vector<Lane> lanes(threads);
-    LaunchReports reports;
+    detail::LaunchState launch;
+    launch.site = site;
+    launch.grid = grid;
+    launch.block = block;
+    launch.interval = g_interval_counter;
+    launch.launch_first_interval = launch.interval + 1;
+    g_launch = &launch;
+    g_lanes = lanes.data();
+    detail::memcheck_begin_launch();
     for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
             for (unsigned bx = 0; bx < grid.x; ++bx) {
+                launch.block_idx = {bx, by, bz};
                 unsigned t = 0;
                 for (unsigned z = 0; z < block.z; ++z)
                     for (unsigned y = 0; y < block.y; ++y)
                         for (unsigned x = 0; x < block.x; ++x)
                             lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
-                run_block(lanes, stacks, body, closure, reports);
-                ++reports.block_serial;
+                run_block(lanes, stacks, body, closure, launch);
+                ++launch.block_serial;
             }
-    for (const auto& check : reports.order) {
-        const auto& report = reports.by_check[check];
-        const std::string& message = report.first_message;
-        const unsigned blocks = report.blocks;
+    detail::memcheck_end_launch();
+    g_interval_counter = launch.interval;
+    g_launch = nullptr;
+    g_lanes = nullptr;
+    for (const auto& check : launch.reports.order) {
+        const auto& report = launch.reports.by_check.at(check);
+        const unsigned more = report.blocks - 1;
         g_findings.push_back({check, site.kernel,
-                              message + (blocks > 1 ? " (and " + std::to_string(blocks - 1) + " more blocks)" : "") +
-                                  "; launched at " + where(site.file, site.line)});
+                              report.first_message + (more ? " (and " + std::to_string(more) + " more block" +
+                                                                 (more > 1 ? "s" : "") + ")"
+                                                           : "") +
+                                  "; launched at " + detail::where(site.file, site.line)});
     }
     return cudaSuccess;
 }
+
+namespace detail {
+
+void LaunchReports::add(const std::string& check, unsigned long long block_serial, const std::string& message) {
+    auto [it, inserted] = by_check.try_emplace(check);
+    if (inserted) {
+        it->second.first_message = message;
+        order.push_back(check);
+    }
+    if (it->second.last_block_serial != block_serial) {
+        it->second.last_block_serial = block_serial;
+        ++it->second.blocks;
+    }
+}
+
+LaunchState* current_launch() { return g_launch; }
+unsigned current_thread() { return static_cast<unsigned>(g_lane - g_lanes); }
+bool in_kernel() { return g_lane != nullptr; }
+std::size_t dynamic_shared_size() { return g_dynamic_shared.size(); }
+const std::map<const unsigned char*, Allocation>& allocations() { return g_allocations; }
+
+std::string where(const char* file, int line) {
+    std::string f = file;
+    const auto slash = f.find_last_of('/');
+    return (slash == std::string::npos ? f : f.substr(slash + 1)) + ":" + std::to_string(line);
+}
+
+std::string block_name(const uint3& b) {
+    return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) + ")";
+}
+
+}  // namespace detail
 
 // ---- host-side interface ----------------------------------------------------
 
@@ -220,7 +242,7 @@ std::string format(const Finding& f) { return f.check + " in kernel " + f.kernel
 
 MemoryUsage memory_in_use() {
     MemoryUsage u;
-    for (const auto& entry : g_allocations) u.bytes += entry.second;
+    for (const auto& entry : g_allocations) u.bytes += entry.second.bytes;
     u.allocations = g_allocations.size();
     return u;
 }
@@ -235,12 +257,11 @@ namespace {
 
 // Whether [p, p + bytes) lies inside one device allocation.
 bool is_device_range(const void* p, std::size_t bytes) {
-    auto it = simt::g_allocations.upper_bound(p);
+    const auto* q = static_cast<const unsigned char*>(p);
+    auto it = simt::g_allocations.upper_bound(q);
     if (it == simt::g_allocations.begin()) return false;
     --it;
-    const auto* base = static_cast<const unsigned char*>(it->first);
-    const auto* q = static_cast<const unsigned char*>(p);
-    return q >= base && q + bytes <= base + it->second;
+    return q >= it->first && q + bytes <= it->first + it->second.bytes;
 }
 
 }  // namespace
@@ -249,19 +270,20 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (ptr == nullptr) return fail(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
-    void* p = std::malloc(bytes);
-    if (p == nullptr) return fail(cudaErrorMemoryAllocation);
-    simt::g_allocations[p] = bytes;
+    auto* raw = static_cast<unsigned char*>(std::malloc(bytes + 2 * simt::detail::kRedzone));
+    if (raw == nullptr) return fail(cudaErrorMemoryAllocation);
+    unsigned char* p = raw + simt::detail::kRedzone;
+    simt::g_allocations[p] = {bytes};
     *ptr = p;
     return cudaSuccess;
 }
 
 cudaError_t cudaFree(void* ptr) {
     if (ptr == nullptr) return cudaSuccess;
-    const auto it = simt::g_allocations.find(ptr);
+    const auto it = simt::g_allocations.find(static_cast<const unsigned char*>(ptr));
     if (it == simt::g_allocations.end()) return fail(cudaErrorInvalidDevicePointer);
     simt::g_allocations.erase(it);
-    std::free(ptr);
+    std::free(static_cast<unsigned char*>(ptr) - simt::detail::kRedzone);
     return cudaSuccess;
 }
 

@@ -81,3 +81,66 @@ cudaError_t launch_index_2d(unsigned* d_out) {
     index_2d<<<dim3(3, 2), dim3(4, 2)>>>(d_out);
     return cudaGetLastError();
 }
+
+// Lab 01's reference with one error put back each: the single buffer (a race,
+// every thread still runs every step) ...
+__global__ void ks_race_only(const float* in, float* out) {
+    __shared__ float partial[256];
+    const unsigned t = threadIdx.x;
+    partial[t] = in[t];
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        __syncthreads();
+        if (t >= stride) partial[t] += partial[t - stride];  // line 93
+    }
+    out[t] = partial[t];
+}
+
+// ... and the loop whose trip count depends on threadIdx.x (double-buffered).
+__global__ void ks_barrier_only(const float* in, float* out) {
+    __shared__ float buffer[2][256];
+    const unsigned t = threadIdx.x;
+    unsigned src = 0;
+    buffer[src][t] = in[t];
+    for (unsigned stride = 1; stride <= t; stride *= 2) {
+        __syncthreads();  // line 105
+        buffer[src ^ 1][t] = buffer[src][t] + buffer[src][t - stride];
+        src ^= 1;
+    }
+    out[t] = buffer[src][t];
+}
+
+// Thread 0 of every block updates one global word: blocks race.
+__global__ void cross_block(int* counter) {
+    if (threadIdx.x == 0) *counter += 1;  // line 114
+}
+
+// Two threads of a block write one global word between the same barriers.
+__global__ void same_word(int* out) { out[threadIdx.x / 2] = threadIdx.x; }  // line 118
+
+__global__ void past_the_end(int* out, unsigned n) { out[threadIdx.x + 1] = n; }  // line 120
+
+__global__ void shared_overrun(int* out) {
+    __shared__ int tile[32];
+    tile[threadIdx.x + 1] = 1;  // line 124
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x];
+}
+
+__global__ void half_written(int* out) {
+    __shared__ int tile[64];
+    if (threadIdx.x < 32) tile[threadIdx.x] = 1;
+    __syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x];  // line 133
+}
+
+void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned which) {
+    switch (which) {
+        case 0: ks_race_only<<<1, 256>>>(f_in, f_out); break;
+        case 1: ks_barrier_only<<<1, 256>>>(f_in, f_out); break;
+        case 2: cross_block<<<4, 32>>>(i_out); break;
+        case 3: same_word<<<1, 64>>>(i_out); break;
+        case 4: past_the_end<<<1, 32>>>(i_out, 32); break;
+        case 5: shared_overrun<<<1, 32>>>(i_out); break;
+        case 6: half_written<<<1, 64>>>(i_out); break;
+    }
+}

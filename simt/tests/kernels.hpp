@@ -9,3 +9,4 @@ cudaError_t launch_two_sites(int* d_out);
 cudaError_t launch_dynamic_reverse(const int* d_in, int* d_out, unsigned threads, std::size_t shared_bytes);
 cudaError_t launch_fill(float* d_out, float value, unsigned n);
 cudaError_t launch_index_2d(unsigned* d_out);
+void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned which);

@@ -165,3 +165,79 @@ TEST_CASE("device memory: tracked, checked copies, bad frees") {
     CHECK(zero == nullptr);
     cudaGetLastError();
 }
+
+namespace {
+
+// Runs kernel `which` of launch_checks_kernels and returns its findings.
+std::vector<std::string> findings_of(unsigned which, std::size_t ints = 64) {
+    DeviceArray<float> f_in(256), f_out(256);
+    DeviceArray<int> i_out(ints);
+    std::vector<float> ones(256, 1.0f);
+    REQUIRE(cudaMemcpy(f_in.ptr, ones.data(), 256 * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemset(i_out.ptr, 0, ints * sizeof(int)) == cudaSuccess);
+    simt::take_findings();
+    launch_checks_kernels(f_in.ptr, f_out.ptr, i_out.ptr, which);
+    std::vector<std::string> out;
+    for (const auto& f : simt::take_findings()) out.push_back(simt::format(f));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("lab 01's reference with only the single-buffer race put back: the race, both lines") {
+    const auto f = findings_of(0);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] ==
+          "data race on shared memory in kernel ks_race_only: block (0,0,0): partial[1] written by thread 1 at "
+          "kernels.cu:93 and read by thread 2 at kernels.cu:93 between the same two barriers; launched at "
+          "kernels.cu:138");
+}
+
+TEST_CASE("lab 01's reference with only the divergent loop put back: barrier divergence, no race") {
+    const auto f = findings_of(1);
+    REQUIRE(f.size() == 2);
+    CHECK(f[0].rfind("barrier divergence in kernel ks_barrier_only: block (0,0,0): thread 0 exited while threads "
+                     "1-255 waited at __syncthreads() at kernels.cu:105",
+                     0) == 0);
+    // Its consequence: later steps read values the exited threads never wrote.
+    CHECK(f[1] ==
+          "uninitialized shared memory read in kernel ks_barrier_only: block (0,0,0): thread 2 read buffer[1][0] at "
+          "kernels.cu:106, which no thread of this block has written; launched at kernels.cu:139");
+}
+
+TEST_CASE("global memory: blocks of one launch racing, and two threads on one word") {
+    auto f = findings_of(2);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] ==
+          "data race on global memory in kernel cross_block: block (1,0,0): the word at byte 0 of a 256-byte device "
+          "allocation, written by another block (serial 0) thread 0 at kernels.cu:114 and read by thread 0 at "
+          "kernels.cu:114 in the same launch (its blocks run in no fixed order) (and 2 more blocks); launched at "
+          "kernels.cu:140");
+    f = findings_of(3);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] ==
+          "data race on global memory in kernel same_word: block (0,0,0): the word at byte 0 of a 256-byte device "
+          "allocation, written by thread 0 at kernels.cu:118 and written by thread 1 at kernels.cu:118 between the "
+          "same two barriers; launched at kernels.cu:141");
+}
+
+TEST_CASE("out-of-bounds accesses: past a device allocation, past a shared array") {
+    auto f = findings_of(4, 32);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] ==
+          "out-of-bounds access in kernel past_the_end: block (0,0,0): thread 31 wrote 4 bytes at offset 128 of a "
+          "128-byte device allocation (past its end) at kernels.cu:120; launched at kernels.cu:142");
+    f = findings_of(5);
+    REQUIRE(f.size() >= 1);
+    CHECK(f[0] ==
+          "out-of-bounds access in kernel shared_overrun: block (0,0,0): thread 31 wrote 4 bytes at offset 128 of "
+          "tile, 128 bytes declared at line 123 (past its end) at kernels.cu:124; launched at kernels.cu:143");
+}
+
+TEST_CASE("a read of shared memory no thread of the block wrote") {
+    const auto f = findings_of(6);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0] ==
+          "uninitialized shared memory read in kernel half_written: block (0,0,0): thread 32 read tile[32] at "
+          "kernels.cu:133, which no thread of this block has written; launched at kernels.cu:144");
+}

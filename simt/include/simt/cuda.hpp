@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 // ---- qualifiers -------------------------------------------------------------
@@ -150,6 +151,22 @@ template <typename... Params>
 Launch<Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
                          std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
     return Launch<Params...>(kernel, site, grid, block, shared_bytes);
+}
+
+// Called where a `__shared__` array is declared (the rewriter adds the call):
+// the checks then name accesses as name[i][j] and know its extent.
+void declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes, const std::size_t* extents,
+                          std::size_t rank, const char* name, int line);
+
+template <typename A, std::size_t... I>
+void declare_shared_impl(const A* array, std::size_t bytes, const char* name, int line, std::index_sequence<I...>) {
+    const std::size_t extents[] = {std::extent_v<A, I>..., 0};
+    declare_shared_array(array, bytes, sizeof(std::remove_all_extents_t<A>), extents, sizeof...(I), name, line);
+}
+
+template <typename A>
+void declare_shared(const A* array, std::size_t bytes, const char* name, int line) {
+    declare_shared_impl(array, bytes, name, line, std::make_index_sequence<std::rank_v<A>>());
 }
 
 // What `extern __shared__ T name[];` is rewritten to.

@@ -1,0 +1,65 @@
+// What the scheduler (runtime.cpp) and the memory checks (memcheck.cpp) share.
+// Not part of the shim: student code never sees it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "simt/cuda.hpp"
+
+namespace simt::detail {
+
+// Findings of one launch: one report per check, for the first block it
+// happened in, plus how many blocks in all.
+struct LaunchReports {
+    struct Report {
+        std::string first_message;
+        unsigned blocks = 0;
+        unsigned long long last_block_serial = ~0ull;  // count a block once
+    };
+    std::map<std::string, Report> by_check;
+    std::vector<std::string> order;
+
+    bool has(const std::string& check) const { return by_check.count(check) != 0; }
+    void add(const std::string& check, unsigned long long block_serial, const std::string& message);
+};
+
+// The launch being run, and where in it the running fiber is.
+struct LaunchState {
+    LaunchSite site{};
+    dim3 grid, block;
+    uint3 block_idx{};
+    unsigned long long block_serial = 0;  // blocks started in this launch, minus one
+    // Barrier intervals are numbered from 1, increasing across blocks and
+    // launches, so a shadow entry older than the current block or launch is
+    // recognised by its number alone.
+    std::uint64_t interval = 0;
+    std::uint64_t block_first_interval = 0;
+    std::uint64_t launch_first_interval = 0;
+    LaunchReports reports;
+};
+
+LaunchState* current_launch();  // null outside a launch
+unsigned current_thread();      // linear thread index in the block; valid inside a kernel
+bool in_kernel();
+std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ memory
+
+// Memory checks, called by the scheduler.
+void memcheck_begin_launch();
+void memcheck_end_launch();
+
+// Device allocations: [base, base + bytes), with a guard zone on each side.
+struct Allocation {
+    std::size_t bytes;
+};
+const std::map<const unsigned char*, Allocation>& allocations();
+constexpr std::size_t kRedzone = 256;
+
+// "scan.cu:24" for a code address in the student's file ("?" if unknown).
+std::string source_line(const void* pc);
+std::string where(const char* file, int line);
+std::string block_name(const uint3& b);
+
+}  // namespace simt::detail

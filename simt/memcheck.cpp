@@ -1,0 +1,287 @@
+// Memory checks. The student's file is compiled with -fsanitize=thread, which
+// makes GCC call __tsan_read4(addr), __tsan_write4(addr), ... around every
+// memory access; this file defines those hooks itself (libtsan is never
+// linked). Inside a kernel each access is classified (a declared __shared__
+// array, a device allocation or its guard zone, anything else is the
+// fiber's own stack or host data and is not checked yet) and recorded in a
+// shadow word per 4 bytes: who last wrote it and who read it, in which
+// barrier interval. Two threads touching one word in the same interval, one
+// of them writing, is a race; on global memory so is any such pair from two
+// blocks of one launch.
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "internal.hpp"
+
+namespace simt::detail {
+namespace {
+
+// Thread numbers are stored plus one, so an all-zero word means "never
+// touched" and a global shadow can come from calloc's lazily zeroed pages.
+constexpr std::uint32_t kNone = 0;
+
+// Code addresses, interned so a shadow word stores 4-byte ids.
+std::vector<const void*> g_pcs;
+std::unordered_map<const void*, std::uint32_t> g_pc_ids;
+std::uint32_t pc_id(const void* pc) {
+    // A direct-mapped cache in front of the map: an access hook runs this on
+    // every load and store, and a kernel has few distinct access sites.
+    struct Slot {
+        const void* pc = nullptr;
+        std::uint32_t id = 0;
+    };
+    static Slot cache[256];
+    Slot& slot = cache[(reinterpret_cast<std::uintptr_t>(pc) >> 2) & 255];
+    if (slot.pc == pc) return slot.id;
+    auto [it, inserted] = g_pc_ids.try_emplace(pc, static_cast<std::uint32_t>(g_pcs.size()));
+    if (inserted) g_pcs.push_back(pc);
+    slot = {pc, it->second};
+    return it->second;
+}
+std::string line_of(std::uint32_t id) { return source_line(g_pcs[id]); }
+
+// One 4-byte word's history. Intervals are LaunchState::interval values; an
+// entry older than the current block (shared) or launch (global) is stale.
+struct Word {
+    std::uint32_t w_interval = 0, r_interval = 0;
+    std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
+    std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
+    std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
+    bool r_many_blocks = false;
+};
+
+struct SharedArray {
+    const unsigned char* base;
+    std::size_t bytes, element_bytes;
+    std::vector<std::size_t> extents;
+    std::string name;
+    int line;
+    std::vector<Word> shadow;
+};
+
+std::vector<SharedArray> g_shared;  // of the running launch
+struct GlobalShadow {
+    std::size_t bytes = 0;
+    std::unique_ptr<Word[], void (*)(void*)> words{nullptr, &std::free};
+};
+std::unordered_map<const unsigned char*, GlobalShadow> g_global;  // by allocation base
+
+// `thread` as stored: plus one.
+std::string thread_at(std::uint32_t thread, std::uint32_t pc) {
+    return "thread " + std::to_string(thread - 1) + " at " + line_of(pc);
+}
+
+std::string element_name(const SharedArray& a, std::size_t offset) {
+    if (a.extents.empty()) return a.name;
+    std::size_t index = offset / a.element_bytes;
+    std::string subscripts;
+    for (std::size_t d = a.extents.size(); d-- > 0;) {
+        const std::size_t extent = a.extents[d] ? a.extents[d] : 1;
+        subscripts = "[" + std::to_string(index % extent) + "]" + subscripts;
+        index /= extent;
+    }
+    return a.name + subscripts;
+}
+
+// Only the first report of a check in a launch is spelled out: building the
+// message symbolises code addresses, which runs addr2line.
+template <typename Message>
+void report(const std::string& check, Message message) {
+    LaunchState& launch = *current_launch();
+    launch.reports.add(check, launch.block_serial,
+                       launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message());
+}
+
+// The rules shared by both kinds of memory; `what()` names the word for a
+// report and is only called when there is one (this runs on every access).
+template <typename What>
+void check_word(Word& w, bool write, std::uint32_t thread, std::uint32_t pc, std::uint64_t fresh_from,
+                bool global, What what, const char* check) {
+    LaunchState& L = *current_launch();
+    const auto interval = static_cast<std::uint32_t>(L.interval);
+    const auto block = static_cast<std::uint32_t>(L.block_serial);
+    const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) {
+        if (at < fresh_from || who == kNone) return false;
+        if (global && blk != block) return true;
+        return at == interval && who != thread;
+    };
+    const auto who = [&](std::uint32_t blk, std::uint32_t t, std::uint32_t p) {
+        return (global && blk != block ? "another block (serial " + std::to_string(blk) + ") " : std::string()) +
+               thread_at(t, p);
+    };
+    const auto tail = [&](std::uint32_t other_block) {
+        return global && other_block != block ? std::string(" in the same launch (its blocks run in no fixed order)")
+                                              : std::string(" between the same two barriers");
+    };
+
+    if (conflicts(w.w_interval, w.w_block, w.w_thread)) {
+        report(check, [&] {
+            return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
+                   (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
+        });
+    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread)) {
+        const bool first_is_me = w.r_thread == thread && w.r_block == block;
+        const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
+        const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
+        if (t != kNone || (global && w.r_many_blocks))
+            report(check, [&] {
+                return what() + " read by " + (t != kNone ? who(w.r_block, t, p) : std::string("another block")) +
+                       " and written by " + thread_at(thread, pc) + tail(w.r_block);
+            });
+    }
+
+    if (write) {
+        w.w_interval = interval;
+        w.w_block = block;
+        w.w_thread = thread;
+        w.w_pc = pc;
+    } else if (w.r_interval != interval || w.r_interval < fresh_from) {
+        w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
+        w.r_interval = interval;
+        w.r_block = block;
+        w.r_thread = thread;
+        w.r_pc = pc;
+        w.r_thread2 = kNone;
+    } else if (w.r_thread != thread && w.r_thread2 == kNone) {
+        w.r_thread2 = thread;
+        w.r_pc2 = pc;
+    }
+}
+
+void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, bool write, const void* pc) {
+    LaunchState& L = *current_launch();
+    const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
+    const std::size_t offset = static_cast<std::size_t>(p - a.base);
+    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
+        Word& w = a.shadow[off / 4];
+        if (!write && w.w_interval < L.block_first_interval)
+            report("uninitialized shared memory read", [&] {
+                return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
+                       ", which no thread of this block has written";
+            });
+        check_word(w, write, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
+                   "data race on shared memory");
+    }
+}
+
+void global_access(const unsigned char* base, std::size_t bytes, const unsigned char* p, std::size_t size,
+                   bool write, const void* pc) {
+    LaunchState& L = *current_launch();
+    GlobalShadow& g = g_global[base];
+    if (g.bytes != bytes || !g.words) {
+        g.bytes = bytes;
+        g.words.reset(static_cast<Word*>(std::calloc((bytes + 3) / 4, sizeof(Word))));
+    }
+    const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
+    const std::size_t offset = static_cast<std::size_t>(p - base);
+    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
+        check_word(g.words[off / 4], write, thread, id, L.launch_first_interval, true,
+                   [&] {
+                       return "the word at byte " + std::to_string(off) + " of a " + std::to_string(bytes) +
+                              "-byte device allocation,";
+                   },
+                   "data race on global memory");
+}
+
+// "at offset 128 of a 128-byte device allocation (past its end)"
+std::string outside(std::ptrdiff_t offset, const std::string& what) {
+    return "at offset " + std::to_string(offset) + " of " + what + " (" + (offset < 0 ? "before its start" : "past its end") +
+           ")";
+}
+
+void on_access(const void* addr, std::size_t size, bool write, const void* pc) {
+    if (!in_kernel()) return;  // the lab's host code
+    const auto* p = static_cast<const unsigned char*>(addr);
+    for (auto& a : g_shared)
+        if (p >= a.base && p < a.base + a.bytes) return shared_access(a, p, size, write, pc);
+
+    const auto& allocs = allocations();
+    auto it = allocs.upper_bound(p + kRedzone);
+    if (it != allocs.begin()) {
+        --it;
+        const unsigned char* base = it->first;
+        const std::size_t bytes = it->second.bytes;
+        if (p >= base && p + size <= base + bytes) return global_access(base, bytes, p, size, write, pc);
+        if (p + kRedzone >= base && p < base + bytes + kRedzone)
+            return report("out-of-bounds access", [&] {
+                return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
+                       std::to_string(size) + " bytes " +
+                       outside(p - base, "a " + std::to_string(bytes) + "-byte device allocation") + " at " +
+                       line_of(pc_id(pc));
+            });
+    }
+    for (auto& a : g_shared)  // just outside a shared array
+        if (p + 64 > a.base && p < a.base + a.bytes + 64)
+            return report("out-of-bounds access", [&] {
+                return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
+                       std::to_string(size) + " bytes " +
+                       outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
+                       " at " + line_of(pc_id(pc));
+            });
+}
+
+}  // namespace
+
+void memcheck_begin_launch() {
+    g_shared.clear();
+    if (const std::size_t bytes = dynamic_shared_size(); bytes > 0) {
+        const auto* base = static_cast<const unsigned char*>(dynamic_shared());
+        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<Word>((bytes + 3) / 4)});
+    }
+}
+
+void memcheck_end_launch() {
+    g_shared.clear();
+    // Shadows of freed allocations go; live ones stay, made stale by the interval numbers.
+    for (auto it = g_global.begin(); it != g_global.end();) {
+        const auto a = allocations().find(it->first);
+        it = (a == allocations().end() || a->second.bytes != it->second.bytes) ? g_global.erase(it) : std::next(it);
+    }
+}
+
+}  // namespace simt::detail
+
+void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes,
+                                const std::size_t* extents, std::size_t rank, const char* name, int line) {
+    using namespace simt::detail;
+    const auto* p = static_cast<const unsigned char*>(base);
+    for (const auto& a : g_shared)
+        if (a.base == p) return;  // the block's other threads
+    g_shared.push_back({p, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line,
+                        std::vector<Word>((bytes + 3) / 4)});
+}
+
+// ---- the instrumentation hooks -------------------------------------------------
+
+#define SIMT_HOOK(kind, n, write)                                                                   \
+    void __tsan_##kind##n(void* a) { simt::detail::on_access(a, n, write, __builtin_return_address(0)); } \
+    void __tsan_unaligned_##kind##n(void* a) {                                                      \
+        simt::detail::on_access(a, n, write, __builtin_return_address(0));                          \
+    }
+
+extern "C" {
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+SIMT_HOOK(read, 1, false)
+SIMT_HOOK(read, 2, false)
+SIMT_HOOK(read, 4, false)
+SIMT_HOOK(read, 8, false)
+SIMT_HOOK(read, 16, false)
+SIMT_HOOK(write, 1, true)
+SIMT_HOOK(write, 2, true)
+SIMT_HOOK(write, 4, true)
+SIMT_HOOK(write, 8, true)
+SIMT_HOOK(write, 16, true)
+void __tsan_read_range(void* a, unsigned long size) {
+    simt::detail::on_access(a, size, false, __builtin_return_address(0));
+}
+void __tsan_write_range(void* a, unsigned long size) {
+    simt::detail::on_access(a, size, true, __builtin_return_address(0));
+}
+}
