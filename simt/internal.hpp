@@ -50,6 +50,11 @@ std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ 
 void memcheck_begin_launch();
 void memcheck_end_launch();
 
+// Divergence tracing, called by the scheduler (no-ops while it is off).
+void divergence_begin_launch(unsigned threads_per_block);
+void divergence_end_interval(unsigned interval_in_block);  // every thread is at a barrier or gone
+void divergence_end_launch();
+
 // Device allocations: [base, base + bytes), with a guard zone on each side.
 struct Allocation {
     std::size_t bytes;

@@ -126,6 +126,7 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
             lane.fiber = std::move(lane.fiber).resume();
         }
         g_lane = nullptr;
+        detail::divergence_end_interval(static_cast<unsigned>(launch.interval - launch.block_first_interval));
     } while (release_barrier(lanes, launch));
 }
 
@@ -170,6 +171,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_launch = &launch;
     g_lanes = lanes.data();
     detail::memcheck_begin_launch();
+    detail::divergence_begin_launch(static_cast<unsigned>(threads));
     for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
             for (unsigned bx = 0; bx < grid.x; ++bx) {
@@ -182,6 +184,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
                 run_block(lanes, stacks, body, closure, launch);
                 ++launch.block_serial;
             }
+    detail::divergence_end_launch();
     detail::memcheck_end_launch();
     g_interval_counter = launch.interval;
     g_launch = nullptr;

@@ -40,6 +40,11 @@ void check_after(const char* function);
 // (the emulator's race and barrier checks; none on real hardware).
 std::vector<std::string> take_findings();
 
+// SIMT divergence tracing (the emulator's): switches it on or off and says
+// whether the backend has it; the reports come one per launch, for a person.
+bool trace_divergence(bool on);
+std::vector<std::string> take_divergence_reports();
+
 // Device memory allocated through the runtime's allocation calls and not yet
 // freed, counted by the harness (every cudaMalloc-family call of the process,
 // the lab's included, goes through it).

@@ -15,6 +15,17 @@ std::vector<std::string> take_findings() {
     return out;
 }
 
+bool trace_divergence(bool on) {
+    simt::set_divergence_tracing(on);
+    return true;
+}
+
+std::vector<std::string> take_divergence_reports() {
+    std::vector<std::string> out;
+    for (const auto& d : simt::take_divergence()) out.push_back(simt::format(d));
+    return out;
+}
+
 Usage in_use() {
     const simt::MemoryUsage m = simt::memory_in_use();
     return {m.bytes, m.allocations};

@@ -111,6 +111,7 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
     const bool ok = outputs_match && input_unchanged && nothing_written_past_n && temporaries_freed &&
                     backend_checks_clean;
     std::printf("  %s  %s\n", ok ? "ok  " : "FAIL", what.c_str());
+    for (const auto& report : device::take_divergence_reports()) std::printf("%s", report.c_str());
     return true;
 }
 

@@ -21,13 +21,14 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --class NAME     run only the datasets of this class (see --list)
   --manifest FILE  read the datasets from FILE instead of the lab's public manifest
   --list           list the datasets and exit
+  --divergence     print each kernel's SIMT divergence (emulator backend only)
 )";
 
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string manifest = harness::kDefaultManifest, cls;
-    bool list = false;
+    bool list = false, divergence = false;
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
         if (arg == "--class") cls = argv[++i];
         else if (arg == "--manifest") manifest = argv[++i];
         else if (arg == "--list") list = true;
+        else if (arg == "--divergence") divergence = true;
         else {
             if (arg == "--help" || arg == "-h" || arg == "-?") std::fputs(kHelp, stdout);
             rest.push_back(argv[i]);
@@ -75,6 +77,10 @@ int main(int argc, char** argv) {
                     "emulator)\n",
                     dev.description.c_str());
         return kSkip;
+    }
+    if (divergence && !device::trace_divergence(true)) {
+        std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
+        return kUsage;
     }
     std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",
                 cls.c_str(), manifest.c_str(), dev.description.c_str());

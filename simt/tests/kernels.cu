@@ -144,3 +144,50 @@ void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned
         case 6: half_written<<<1, 64>>>(i_out); break;
     }
 }
+
+// Divergence references (PMPP exercise 9.1 and sec. 9.4): the double-buffered
+// Kogge-Stone with `if (threadIdx.x >= stride)`, and Brent-Kung's reduction
+// tree with the modulo test and with the contiguous mapping.
+__global__ void ks_double_buffered(const float* in, float* out) {
+    __shared__ float buffer[2][1024];
+    in += blockIdx.x * 1024;
+    out += blockIdx.x * 1024;
+    unsigned src = 0;
+    buffer[src][threadIdx.x] = in[threadIdx.x];
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        __syncthreads();
+        float value = buffer[src][threadIdx.x];
+        if (threadIdx.x >= stride) value += buffer[src][threadIdx.x - stride];
+        buffer[src ^ 1][threadIdx.x] = value;
+        src ^= 1;
+    }
+    out[threadIdx.x] = buffer[src][threadIdx.x];
+}
+
+__global__ void bk_reduce(const float* in, float* out, int contiguous) {
+    __shared__ float section[2048];
+    const unsigned t = threadIdx.x;
+    in += blockIdx.x * 2048;
+    out += blockIdx.x * 2048;
+    section[t] = in[t];
+    section[t + 1024] = in[t + 1024];
+    for (unsigned stride = 1; stride < 2048; stride *= 2) {
+        __syncthreads();
+        if (contiguous) {
+            const unsigned index = (t + 1) * 2 * stride - 1;
+            if (index < 2048) section[index] += section[index - stride];
+        } else {  // the modulo test, thread t owning elements t and t + 1024
+            if ((t + 1) % (2 * stride) == 0) section[t] += section[t - stride];
+            if ((t + 1025) % (2 * stride) == 0) section[t + 1024] += section[t + 1024 - stride];
+        }
+    }
+    __syncthreads();
+    out[t] = section[t];
+    out[t + 1024] = section[t + 1024];
+}
+
+void launch_divergence_kernels(const float* in, float* out, unsigned which, unsigned blocks) {
+    if (which == 0) ks_double_buffered<<<blocks, 1024>>>(in, out);
+    if (which == 1) bk_reduce<<<blocks, 1024>>>(in, out, 0);
+    if (which == 2) bk_reduce<<<blocks, 1024>>>(in, out, 1);
+}

@@ -241,3 +241,61 @@ TEST_CASE("a read of shared memory no thread of the block wrote") {
           "uninitialized shared memory read in kernel half_written: block (0,0,0): thread 32 read tile[32] at "
           "kernels.cu:133, which no thread of this block has written; launched at kernels.cu:144");
 }
+
+namespace {
+
+simt::LaunchDivergence divergence_of(unsigned which, unsigned blocks) {
+    DeviceArray<float> in(2048 * blocks), out(2048 * blocks);
+    std::vector<float> ones(2048 * blocks, 1.0f);
+    REQUIRE(cudaMemcpy(in.ptr, ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::set_divergence_tracing(true);
+    launch_divergence_kernels(in.ptr, out.ptr, which, blocks);
+    simt::set_divergence_tracing(false);
+    auto all = simt::take_divergence();
+    REQUIRE(all.size() == 1);
+    CHECK(simt::take_findings().empty());
+    return all[0];
+}
+
+// The (warp, interval) pairs that diverged, each with how many blocks.
+std::vector<std::pair<unsigned, unsigned>> divergent(const simt::LaunchDivergence& d, unsigned in_blocks) {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (unsigned i = 0; i < d.cells.size(); ++i)
+        for (unsigned w = 0; w < d.cells[i].size(); ++w)
+            if (d.cells[i][w].blocks_divergent) {
+                CHECK(d.cells[i][w].blocks_divergent == in_blocks);
+                out.push_back({w, i});
+            }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("divergence: Kogge-Stone diverges only in warp 0 at strides 1 to 16 of every block (exercise 9.1)") {
+    const auto d = divergence_of(0, 3);
+    CHECK(d.kernel == "ks_double_buffered");
+    CHECK(d.blocks == 3);
+    CHECK(d.warps_per_block == 32);
+    // Interval k (after the k-th barrier) runs the step of stride 2^(k-1).
+    const std::vector<std::pair<unsigned, unsigned>> expected{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}};
+    CHECK(divergent(d, 3) == expected);
+    CHECK(d.efficiency() > 0.95);
+    CHECK(d.efficiency() < 1.0);
+    MESSAGE(simt::format(d));
+}
+
+TEST_CASE("divergence: Brent-Kung's modulo test diverges in every warp early; the contiguous mapping only below 32 lanes") {
+    const auto modulo = divergence_of(1, 2);
+    const auto modulo_pairs = divergent(modulo, 2);
+    for (unsigned step = 1; step <= 5; ++step)  // strides 1..16: every warp has some lanes in, some out
+        for (unsigned w = 0; w < 32; ++w)
+            CHECK(std::count(modulo_pairs.begin(), modulo_pairs.end(), std::make_pair(w, step)) == 1);
+
+    const auto contiguous = divergence_of(2, 2);
+    // Stride s keeps threads 0 .. 1024/s - 1 busy: whole warps until fewer
+    // than 32 threads work (s = 64: 16 threads, ..., s = 1024: 1), all in warp 0.
+    const std::vector<std::pair<unsigned, unsigned>> expected{{0, 7}, {0, 8}, {0, 9}, {0, 10}, {0, 11}};
+    CHECK(divergent(contiguous, 2) == expected);
+    CHECK(contiguous.efficiency() > modulo.efficiency());
+    MESSAGE(simt::format(modulo) << simt::format(contiguous));
+}

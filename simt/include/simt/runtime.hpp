@@ -18,6 +18,31 @@ struct Finding {
 std::vector<Finding> take_findings();
 std::string format(const Finding& finding);
 
+// SIMT divergence, from per-lane basic-block traces of the kernel file (off
+// unless switched on: it costs time on every basic block). A warp diverges in
+// a barrier interval when its live lanes did not run the same sequence of
+// basic blocks. SIMT efficiency = lane-block visits / (32 x warp-block
+// visits), where a warp visits a block as often as its busiest lane does.
+struct DivergenceCell {
+    unsigned blocks_divergent = 0;  // blocks in which this warp diverged in this interval
+    unsigned long long lane_visits = 0, warp_visits = 0;
+};
+
+struct LaunchDivergence {
+    std::string kernel;
+    unsigned blocks = 0, warps_per_block = 0;
+    // cells[interval][warp], interval 0 running up to the first __syncthreads()
+    std::vector<std::vector<DivergenceCell>> cells;
+    // active_lanes[k]: warp-block visits with k lanes active
+    std::vector<unsigned long long> active_lanes = std::vector<unsigned long long>(33);
+    double efficiency() const;
+};
+
+void set_divergence_tracing(bool on);
+std::vector<LaunchDivergence> take_divergence();
+// A few lines for a person: efficiency, divergent (warp, interval) pairs, histogram.
+std::string format(const LaunchDivergence& d);
+
 struct MemoryUsage {
     std::size_t bytes = 0;
     std::size_t allocations = 0;

@@ -1,0 +1,132 @@
+// SIMT divergence from basic-block traces. The kernel file is compiled with
+// -fsanitize-coverage=trace-pc, so GCC calls __sanitizer_cov_trace_pc() at
+// the start of every basic block; while tracing is on, the emulator appends
+// the block's address to the running lane's trace. When a barrier interval
+// ends, each warp's 32 traces are compared and folded into the launch's
+// cells[interval][warp].
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "internal.hpp"
+#include "simt/runtime.hpp"
+
+namespace simt {
+namespace detail {
+namespace {
+
+bool g_on = false;
+std::vector<std::vector<std::uintptr_t>> g_traces;  // per lane of the running block
+LaunchDivergence g_launch;
+std::vector<LaunchDivergence> g_done;
+
+void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
+    const unsigned first = warp * 32, last = std::min(threads, first + 32);
+    std::vector<const std::vector<std::uintptr_t>*> live;
+    for (unsigned t = first; t < last; ++t)
+        if (!g_traces[t].empty()) live.push_back(&g_traces[t]);
+    if (live.empty()) return;
+
+    if (g_launch.cells.size() <= interval) g_launch.cells.resize(interval + 1, std::vector<DivergenceCell>(g_launch.warps_per_block));
+    DivergenceCell& cell = g_launch.cells[interval][warp];
+    const bool uniform = std::all_of(live.begin(), live.end(), [&](const auto* trace) { return *trace == *live[0]; });
+    if (uniform) {  // the common case: every live lane ran the same blocks
+        cell.warp_visits += live[0]->size();
+        cell.lane_visits += live[0]->size() * live.size();
+        g_launch.active_lanes[live.size()] += live[0]->size();
+        return;
+    }
+    ++cell.blocks_divergent;
+    // Per block address: how often each lane ran it. The warp runs it as often
+    // as its busiest lane; its k-th run has the lanes that ran it k times active.
+    std::map<std::uintptr_t, std::vector<unsigned>> counts;  // pc -> visits per live lane
+    for (std::size_t l = 0; l < live.size(); ++l)
+        for (std::uintptr_t pc : *live[l]) {
+            auto& c = counts[pc];
+            c.resize(live.size());
+            ++c[l];
+        }
+    for (const auto& entry : counts) {
+        const unsigned most = *std::max_element(entry.second.begin(), entry.second.end());
+        cell.warp_visits += most;
+        for (unsigned k = 1; k <= most; ++k) {
+            const auto active = static_cast<std::size_t>(
+                std::count_if(entry.second.begin(), entry.second.end(), [k](unsigned v) { return v >= k; }));
+            g_launch.active_lanes[active] += 1;
+            cell.lane_visits += active;
+        }
+    }
+}
+
+}  // namespace
+
+void divergence_begin_launch(unsigned threads_per_block) {
+    if (!g_on) return;
+    g_launch = LaunchDivergence{};
+    g_launch.kernel = current_launch()->site.kernel;
+    g_launch.warps_per_block = (threads_per_block + 31) / 32;
+    g_traces.assign(threads_per_block, {});
+}
+
+void divergence_end_interval(unsigned interval_in_block) {
+    if (!g_on) return;
+    const auto threads = static_cast<unsigned>(g_traces.size());
+    for (unsigned w = 0; w * 32 < threads; ++w) fold_warp(w, interval_in_block, threads);
+    for (auto& trace : g_traces) trace.clear();
+}
+
+void divergence_end_launch() {
+    if (!g_on) return;
+    const LaunchState& launch = *current_launch();
+    g_launch.blocks = static_cast<unsigned>(launch.block_serial);
+    g_done.push_back(std::move(g_launch));
+}
+
+}  // namespace detail
+
+double LaunchDivergence::efficiency() const {
+    unsigned long long lanes = 0, warps = 0;
+    for (const auto& row : cells)
+        for (const auto& c : row) {
+            lanes += c.lane_visits;
+            warps += c.warp_visits;
+        }
+    return warps ? static_cast<double>(lanes) / (32.0 * static_cast<double>(warps)) : 1.0;
+}
+
+void set_divergence_tracing(bool on) { detail::g_on = on; }
+
+std::vector<LaunchDivergence> take_divergence() {
+    std::vector<LaunchDivergence> out;
+    out.swap(detail::g_done);
+    return out;
+}
+
+std::string format(const LaunchDivergence& d) {
+    char head[160];
+    std::snprintf(head, sizeof head, "%s: %u block(s) of %u warp(s), SIMT efficiency %.1f%%\n", d.kernel.c_str(),
+                  d.blocks, d.warps_per_block, 100.0 * d.efficiency());
+    std::string out = head;
+    std::string pairs;
+    for (std::size_t i = 0; i < d.cells.size(); ++i)
+        for (std::size_t w = 0; w < d.cells[i].size(); ++w)
+            if (d.cells[i][w].blocks_divergent)
+                pairs += "  warp " + std::to_string(w) + " in interval " + std::to_string(i) + ": diverged in " +
+                         std::to_string(d.cells[i][w].blocks_divergent) + " of " + std::to_string(d.blocks) +
+                         " block(s)\n";
+    out += pairs.empty() ? "  no warp diverged\n" : pairs;
+    out += "  active lanes per warp-block visit:";
+    for (unsigned k = 32; k > 0; --k)
+        if (d.active_lanes[k]) out += " " + std::to_string(k) + ":" + std::to_string(d.active_lanes[k]);
+    return out + "\n";
+}
+
+}  // namespace simt
+
+extern "C" void __sanitizer_cov_trace_pc() {
+    if (simt::detail::g_on && simt::detail::in_kernel())
+        simt::detail::g_traces[simt::detail::current_thread()].push_back(
+            reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+}
