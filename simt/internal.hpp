@@ -50,6 +50,10 @@ std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ 
 void memcheck_begin_launch();
 void memcheck_end_launch();
 
+// Trace mode (memcheck.cpp, which knows the shared arrays): called when every
+// thread of the block is at a barrier or gone; `when` says which.
+void trace_interval_end(const std::string& when);
+
 // Divergence tracing, called by the scheduler (no-ops while it is off).
 void divergence_begin_launch(unsigned threads_per_block);
 void divergence_end_interval(unsigned interval_in_block);  // every thread is at a barrier or gone

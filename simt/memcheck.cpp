@@ -8,13 +8,16 @@
 // barrier interval. Two threads touching one word in the same interval, one
 // of them writing, is a race; on global memory so is any such pair from two
 // blocks of one launch.
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "internal.hpp"
+#include "simt/runtime.hpp"
 
 namespace simt::detail {
 namespace {
@@ -60,7 +63,16 @@ struct SharedArray {
     std::string name;
     int line;
     std::vector<Word> shadow;
+    ElementFormatter format = nullptr;
 };
+
+struct Trace {
+    bool on = false;
+    std::string array;
+    unsigned block = 0;
+    std::size_t elements = 0;
+    std::string text;
+} g_trace;
 
 std::vector<SharedArray> g_shared;  // of the running launch
 struct GlobalShadow {
@@ -229,7 +241,28 @@ void memcheck_begin_launch() {
     g_shared.clear();
     if (const std::size_t bytes = dynamic_shared_size(); bytes > 0) {
         const auto* base = static_cast<const unsigned char*>(dynamic_shared());
-        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<Word>((bytes + 3) / 4)});
+        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<Word>((bytes + 3) / 4), nullptr});
+    }
+}
+
+void trace_interval_end(const std::string& when) {
+    const LaunchState& L = *current_launch();
+    if (!g_trace.on || L.block_serial != g_trace.block) return;
+    for (const auto& a : g_shared) {
+        if (a.name != g_trace.array || a.format == nullptr) continue;
+        // Rows of the last dimension, each cut to the first `elements` values.
+        const std::size_t row = a.extents.empty() ? 1 : std::max<std::size_t>(a.extents.back(), 1);
+        const std::size_t rows = a.bytes / a.element_bytes / row;
+        g_trace.text += std::string(L.site.kernel) + " block " + std::to_string(g_trace.block) + ", " + when + ":\n";
+        for (std::size_t r = 0; r < rows; ++r) {
+            g_trace.text += "  " + a.name + (rows > 1 ? "[" + std::to_string(r) + "]" : std::string()) + ":";
+            for (std::size_t i = 0; i < std::min(row, g_trace.elements); ++i) {
+                char value[32];
+                a.format(a.base + (r * row + i) * a.element_bytes, value, sizeof value);
+                g_trace.text += std::string(" ") + value;
+            }
+            g_trace.text += "\n";
+        }
     }
 }
 
@@ -245,13 +278,31 @@ void memcheck_end_launch() {
 }  // namespace simt::detail
 
 void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes,
-                                const std::size_t* extents, std::size_t rank, const char* name, int line) {
+                                const std::size_t* extents, std::size_t rank, const char* name, int line,
+                                ElementFormatter format) {
     using namespace simt::detail;
     const auto* p = static_cast<const unsigned char*>(base);
     for (const auto& a : g_shared)
         if (a.base == p) return;  // the block's other threads
     g_shared.push_back({p, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line,
-                        std::vector<Word>((bytes + 3) / 4)});
+                        std::vector<Word>((bytes + 3) / 4), format});
+}
+
+void simt::format_element(float v, char* out, std::size_t size) { std::snprintf(out, size, "%g", double{v}); }
+void simt::format_element(double v, char* out, std::size_t size) { std::snprintf(out, size, "%g", v); }
+void simt::format_element(long long v, char* out, std::size_t size) { std::snprintf(out, size, "%lld", v); }
+void simt::format_element(unsigned long long v, char* out, std::size_t size) { std::snprintf(out, size, "%llu", v); }
+
+void simt::set_trace(const std::string& array, unsigned block, std::size_t elements) {
+    simt::detail::g_trace = {true, array, block, elements, ""};
+}
+
+void simt::clear_trace() { simt::detail::g_trace = {}; }
+
+std::string simt::take_trace() {
+    std::string out;
+    out.swap(simt::detail::g_trace.text);
+    return out;
 }
 
 // ---- the instrumentation hooks -------------------------------------------------

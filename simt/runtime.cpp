@@ -126,7 +126,14 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
             lane.fiber = std::move(lane.fiber).resume();
         }
         g_lane = nullptr;
-        detail::divergence_end_interval(static_cast<unsigned>(launch.interval - launch.block_first_interval));
+        const auto interval = static_cast<unsigned>(launch.interval - launch.block_first_interval);
+        detail::divergence_end_interval(interval);
+        const Lane* waiting = nullptr;
+        for (const auto& lane : lanes)
+            if (lane.status == Status::AtBarrier && waiting == nullptr) waiting = &lane;
+        detail::trace_interval_end(waiting ? "at barrier " + std::to_string(interval + 1) + " (" +
+                                                 detail::where(waiting->barrier_file, waiting->barrier_line) + ")"
+                                           : std::string("at the end"));
     } while (release_barrier(lanes, launch));
 }
 

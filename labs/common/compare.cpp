@@ -14,12 +14,6 @@ bool within(double expected, double magnitude, float got, bool exact) {
     return std::fabs(double{got} - expected) <= kFloatRelTol * magnitude;
 }
 
-std::string format_value(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
-
 std::string format_got(float v) { return is_poison(v) ? "(unwritten)" : format_value(v); }
 
 std::string neighbours(const std::vector<float>& input, const std::vector<double>& expected,
@@ -38,6 +32,12 @@ std::string neighbours(const std::vector<float>& input, const std::vector<double
 }
 
 }  // namespace
+
+std::string format_value(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
 
 float poison() {
     float f;

@@ -40,6 +40,9 @@ struct Result {
 Result compare(const std::vector<float>& input, const std::vector<float>& got,
                const datasets::ScanSpec& spec, bool exact);
 
+// A value as the reports print it (9 significant digits).
+std::string format_value(double v);
+
 // The likeliest cause of a failure, for the report's last line.
 std::string hint(const std::vector<float>& input, const std::vector<double>& expected,
                  const std::vector<float>& got, const datasets::ScanSpec& spec, std::size_t first_wrong);

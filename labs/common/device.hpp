@@ -45,6 +45,12 @@ std::vector<std::string> take_findings();
 bool trace_divergence(bool on);
 std::vector<std::string> take_divergence_reports();
 
+// Trace mode (the emulator's): record the first `elements` of each row of
+// the __shared__ array `array` in block `block` at every barrier. False where
+// the backend has none.
+bool trace_shared(const std::string& array, unsigned block, std::size_t elements);
+std::string take_shared_trace();
+
 // Device memory allocated through the runtime's allocation calls and not yet
 // freed, counted by the harness (every cudaMalloc-family call of the process,
 // the lab's included, goes through it).

@@ -87,6 +87,8 @@ std::vector<std::string> take_findings() { return {}; }  // the hardware reports
 // emulator can.
 bool trace_divergence(bool) { return false; }
 std::vector<std::string> take_divergence_reports() { return {}; }
+bool trace_shared(const std::string&, unsigned, std::size_t) { return false; }
+std::string take_shared_trace() { return {}; }
 
 Usage in_use() {
     std::lock_guard<std::mutex> lock(g_mutex);

@@ -26,6 +26,13 @@ std::vector<std::string> take_divergence_reports() {
     return out;
 }
 
+bool trace_shared(const std::string& array, unsigned block, std::size_t elements) {
+    simt::set_trace(array, block, elements);
+    return true;
+}
+
+std::string take_shared_trace() { return simt::take_trace(); }
+
 Usage in_use() {
     const simt::MemoryUsage m = simt::memory_in_use();
     return {m.bytes, m.allocations};

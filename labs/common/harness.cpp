@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "compare.hpp"
 #include "device.hpp"
@@ -13,6 +15,7 @@ namespace harness {
 namespace {
 
 std::vector<datasets::Entry> g_selected;
+std::optional<std::vector<float>> g_values;  // --input
 bool g_device_lost = false;  // a sticky error ended every later device call
 
 // What the input's guard elements hold: huge, so a kernel that reads past n and
@@ -40,14 +43,28 @@ struct Buffers {
     }
 };
 
+// Integer values small enough that every partial sum is exact in float32.
+bool exact_values(const std::vector<float>& values) {
+    double total = 0;
+    for (float x : values) {
+        if (x != std::floor(x)) return false;
+        total += std::fabs(x);
+    }
+    return total < (1 << 24);
+}
+
+std::string list(const std::vector<float>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size() && i < 64; ++i) out += " " + compare::format_value(v[i]);
+    return v.size() > 64 ? out + " ..." : out;
+}
+
 // Runs one dataset; returns false when the device is no longer usable.
-bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
-    const std::size_t n = entry.spec.n;
-    const std::string what = fn.name + " on " + entry.cls + " dataset " + datasets::describe(entry.spec) + " (" +
-                             datasets::describe(fn.spec) + ")";
+bool check_dataset(const LabFunction& fn, const std::string& dataset, std::vector<float> in, bool exact) {
+    const std::size_t n = in.size();
+    const std::string what = fn.name + " on " + dataset + " (" + datasets::describe(fn.spec) + ")";
     INFO(what);
 
-    std::vector<float> in = datasets::generate(entry.spec);
     in.resize(n + kGuard, kInputGuard);
     std::vector<float> out(n + kGuard, compare::poison());
     std::vector<float> in_after(n + kGuard);
@@ -104,14 +121,16 @@ bool check_dataset(const LabFunction& fn, const datasets::Entry& entry) {
 
     in.resize(n);
     out.resize(n);
-    const compare::Result r = compare::compare(in, out, fn.spec, datasets::is_exact(entry.spec.dist));
+    const compare::Result r = compare::compare(in, out, fn.spec, exact);
     const bool outputs_match = r.ok();
     CHECK_MESSAGE(outputs_match, r.report);
 
     const bool ok = outputs_match && input_unchanged && nothing_written_past_n && temporaries_freed &&
                     backend_checks_clean;
     std::printf("  %s  %s\n", ok ? "ok  " : "FAIL", what.c_str());
+    if (g_values) std::printf("    in: %s\n   out: %s\n", list(in).c_str(), list(out).c_str());
     for (const auto& report : device::take_divergence_reports()) std::printf("%s", report.c_str());
+    std::printf("%s", device::take_shared_trace().c_str());
     return true;
 }
 
@@ -121,13 +140,21 @@ const std::vector<datasets::Entry>& selected() { return g_selected; }
 
 void select(std::vector<datasets::Entry> entries) { g_selected = std::move(entries); }
 
+void use_values(std::vector<float> values) { g_values = std::move(values); }
+
 void check_function(const LabFunction& fn) {
     if (g_device_lost) {
         FAIL_CHECK(fn.name << " not tested: the device context was lost by an earlier error in this run");
         return;
     }
+    if (g_values) {
+        g_device_lost = !check_dataset(fn, "the --input values n=" + std::to_string(g_values->size()), *g_values,
+                                       exact_values(*g_values));
+        return;
+    }
     for (const auto& entry : g_selected)
-        if (!check_dataset(fn, entry)) {
+        if (!check_dataset(fn, entry.cls + " dataset " + datasets::describe(entry.spec), datasets::generate(entry.spec),
+                           datasets::is_exact(entry.spec.dist))) {
             g_device_lost = true;
             return;
         }

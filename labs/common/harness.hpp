@@ -31,7 +31,11 @@ constexpr std::size_t kGuard = 64;
 const std::vector<datasets::Entry>& selected();
 void select(std::vector<datasets::Entry> entries);
 
-// Runs `fn` on every selected dataset, one doctest check per rule.
+// Instead of the manifest's datasets, run on these values (--input).
+void use_values(std::vector<float> values);
+
+// Runs `fn` on every selected dataset (or the --input values), one doctest
+// check per rule.
 void check_function(const LabFunction& fn);
 
 }  // namespace harness

@@ -4,8 +4,11 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,17 +25,39 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --manifest FILE  read the datasets from FILE instead of the lab's public manifest
   --list           list the datasets and exit
   --divergence     print each kernel's SIMT divergence (emulator backend only)
+  --input "V V .." run the lab's functions on these values instead (spaces or
+                   commas between them), checked by the same rules
+  --trace NAME[@B] print the __shared__ array NAME of block B (default 0) at
+                   every barrier: its first elements, as many as --input has
+                   values, else 16 (emulator backend only)
 )";
+
+// "4 6 7,1" -> {4, 6, 7, 1}; false on anything that is not a number.
+bool parse_values(const std::string& text, std::vector<float>& out) {
+    std::string spaced = text;
+    for (char& c : spaced)
+        if (c == ',') c = ' ';
+    std::istringstream in(spaced);
+    std::string word;
+    while (in >> word) {
+        char* end = nullptr;
+        const float v = std::strtof(word.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(v)) return false;
+        out.push_back(v);
+    }
+    return true;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string manifest = harness::kDefaultManifest, cls;
+    std::string manifest = harness::kDefaultManifest, cls, input, trace;
+    bool have_input = false;
     bool list = false, divergence = false;
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if ((arg == "--class" || arg == "--manifest") && i + 1 >= argc) {
+        if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace") && i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
         }
@@ -40,6 +65,10 @@ int main(int argc, char** argv) {
         else if (arg == "--manifest") manifest = argv[++i];
         else if (arg == "--list") list = true;
         else if (arg == "--divergence") divergence = true;
+        else if (arg == "--input") {
+            input = argv[++i];
+            have_input = true;
+        } else if (arg == "--trace") trace = argv[++i];
         else {
             if (arg == "--help" || arg == "-h" || arg == "-?") std::fputs(kHelp, stdout);
             rest.push_back(argv[i]);
@@ -82,8 +111,30 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;
     }
-    std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",
-                cls.c_str(), manifest.c_str(), dev.description.c_str());
+    std::vector<float> values;
+    if (have_input && !parse_values(input, values)) {
+        std::fprintf(stderr, "--input: not a list of numbers: '%s'\n", input.c_str());
+        return kUsage;
+    }
+    if (!trace.empty()) {
+        const auto at = trace.find('@');
+        char* end = nullptr;
+        const unsigned long block = at == std::string::npos ? 0 : std::strtoul(trace.c_str() + at + 1, &end, 10);
+        if (at != std::string::npos && (end == trace.c_str() + at + 1 || *end != '\0')) {
+            std::fprintf(stderr, "--trace: expected NAME or NAME@BLOCK, got '%s'\n", trace.c_str());
+            return kUsage;
+        }
+        if (!device::trace_shared(trace.substr(0, at), static_cast<unsigned>(block), have_input ? values.size() : 16)) {
+            std::fprintf(stderr, "--trace needs the emulator: configure with -Dscan_backend=emu\n");
+            return kUsage;
+        }
+    }
+    if (have_input) harness::use_values(values);
+    if (have_input)
+        std::printf("%zu --input value(s) on %s\n", values.size(), dev.description.c_str());
+    else
+        std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",
+                    cls.c_str(), manifest.c_str(), dev.description.c_str());
     harness::select(std::move(entries));
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());

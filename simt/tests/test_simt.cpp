@@ -299,3 +299,25 @@ TEST_CASE("divergence: Brent-Kung's modulo test diverges in every warp early; th
     CHECK(contiguous.efficiency() > modulo.efficiency());
     MESSAGE(simt::format(modulo) << simt::format(contiguous));
 }
+
+TEST_CASE("trace mode: exercise 9.7's array through the double-buffered Kogge-Stone, barrier by barrier") {
+    const std::vector<float> x{4, 6, 7, 1, 2, 8, 5, 2};
+    std::vector<float> in(1024, 0.0f);
+    std::copy(x.begin(), x.end(), in.begin());
+    DeviceArray<float> d_in(1024), d_out(1024);
+    REQUIRE(cudaMemcpy(d_in.ptr, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::set_trace("buffer", 0, 8);
+    launch_divergence_kernels(d_in.ptr, d_out.ptr, 0, 1);
+    const std::string trace = simt::take_trace();
+    simt::clear_trace();
+    // The states after strides 1, 2 and 4, alternating between the two buffers.
+    CHECK(trace.find("ks_double_buffered block 0, at barrier 2 (kernels.cu:158):\n"
+                     "  buffer[0]: 4 6 7 1 2 8 5 2\n"
+                     "  buffer[1]: 4 10 13 8 3 10 13 7\n") != std::string::npos);
+    CHECK(trace.find("at barrier 3 (kernels.cu:158):\n  buffer[0]: 4 10 17 18 16 18 16 17\n") != std::string::npos);
+    CHECK(trace.find("at barrier 4 (kernels.cu:158):\n  buffer[0]: 4 10 17 18 16 18 16 17\n"
+                     "  buffer[1]: 4 10 17 18 20 28 33 35\n") != std::string::npos);
+    CHECK(trace.find("ks_double_buffered block 0, at the end:\n") != std::string::npos);
+    CHECK(trace.find("block 1") == std::string::npos);  // one block only
+    CHECK(simt::take_findings().empty());
+}

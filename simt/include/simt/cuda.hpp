@@ -155,13 +155,35 @@ Launch<Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, 
 
 // Called where a `__shared__` array is declared (the rewriter adds the call):
 // the checks then name accesses as name[i][j] and know its extent.
+using ElementFormatter = void (*)(const void* element, char* out, std::size_t size);
 void declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes, const std::size_t* extents,
-                          std::size_t rank, const char* name, int line);
+                          std::size_t rank, const char* name, int line, ElementFormatter format);
+
+// How the trace mode prints one element of a shared array.
+void format_element(float v, char* out, std::size_t size);
+void format_element(double v, char* out, std::size_t size);
+void format_element(long long v, char* out, std::size_t size);
+void format_element(unsigned long long v, char* out, std::size_t size);
+
+template <typename T>
+void format_as(const void* element, char* out, std::size_t size) {
+    if constexpr (std::is_floating_point_v<T>)
+        format_element(*static_cast<const T*>(element), out, size);
+    else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+        format_element(static_cast<long long>(*static_cast<const T*>(element)), out, size);
+    else if constexpr (std::is_integral_v<T>)
+        format_element(static_cast<unsigned long long>(*static_cast<const T*>(element)), out, size);
+    else if (size > 1) {
+        out[0] = '?';
+        out[1] = '\0';
+    }
+}
 
 template <typename A, std::size_t... I>
 void declare_shared_impl(const A* array, std::size_t bytes, const char* name, int line, std::index_sequence<I...>) {
+    using Element = std::remove_cv_t<std::remove_all_extents_t<A>>;
     const std::size_t extents[] = {std::extent_v<A, I>..., 0};
-    declare_shared_array(array, bytes, sizeof(std::remove_all_extents_t<A>), extents, sizeof...(I), name, line);
+    declare_shared_array(array, bytes, sizeof(Element), extents, sizeof...(I), name, line, &format_as<Element>);
 }
 
 template <typename A>

@@ -43,6 +43,13 @@ std::vector<LaunchDivergence> take_divergence();
 // A few lines for a person: efficiency, divergent (warp, interval) pairs, histogram.
 std::string format(const LaunchDivergence& d);
 
+// Trace mode: after every barrier of block `block` (in launch order: blockIdx.x
+// for a 1-D grid), the first `elements` elements of each row of the __shared__
+// array `array` are recorded, as for the textbook's exercises 9.7 and 9.8.
+void set_trace(const std::string& array, unsigned block, std::size_t elements);
+void clear_trace();
+std::string take_trace();  // what was recorded since the last call
+
 struct MemoryUsage {
     std::size_t bytes = 0;
     std::size_t allocations = 0;
