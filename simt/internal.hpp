@@ -49,6 +49,8 @@ std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ 
 // Memory checks, called by the scheduler.
 void memcheck_begin_launch();
 void memcheck_end_launch();
+// An atomic read-modify-write by the running thread (atomics.cpp).
+void record_atomic(const void* addr, std::size_t size, const void* pc);
 
 // Trace mode (memcheck.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.

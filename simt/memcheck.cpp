@@ -54,6 +54,7 @@ struct Word {
     std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
     bool r_many_blocks = false;
+    bool w_atomic = false;  // the last write was an atomic read-modify-write
 };
 
 struct SharedArray {
@@ -110,7 +111,7 @@ void report(const std::string& check, Message message) {
 // The rules shared by both kinds of memory; `what()` names the word for a
 // report and is only called when there is one (this runs on every access).
 template <typename What>
-void check_word(Word& w, bool write, std::uint32_t thread, std::uint32_t pc, std::uint64_t fresh_from,
+void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uint32_t pc, std::uint64_t fresh_from,
                 bool global, What what, const char* check) {
     LaunchState& L = *current_launch();
     const auto interval = static_cast<std::uint32_t>(L.interval);
@@ -129,7 +130,7 @@ void check_word(Word& w, bool write, std::uint32_t thread, std::uint32_t pc, std
                                               : std::string(" between the same two barriers");
     };
 
-    if (conflicts(w.w_interval, w.w_block, w.w_thread)) {
+    if (conflicts(w.w_interval, w.w_block, w.w_thread) && !(atomic && w.w_atomic)) {
         report(check, [&] {
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
@@ -146,6 +147,7 @@ void check_word(Word& w, bool write, std::uint32_t thread, std::uint32_t pc, std
     }
 
     if (write) {
+        w.w_atomic = atomic;
         w.w_interval = interval;
         w.w_block = block;
         w.w_thread = thread;
@@ -163,7 +165,7 @@ void check_word(Word& w, bool write, std::uint32_t thread, std::uint32_t pc, std
     }
 }
 
-void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, bool write, const void* pc) {
+void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, bool write, bool atomic, const void* pc) {
     LaunchState& L = *current_launch();
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - a.base);
@@ -174,13 +176,13 @@ void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, boo
                 return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
                        ", which no thread of this block has written";
             });
-        check_word(w, write, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
+        check_word(w, write, atomic, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
                    "data race on shared memory");
     }
 }
 
 void global_access(const unsigned char* base, std::size_t bytes, const unsigned char* p, std::size_t size,
-                   bool write, const void* pc) {
+                   bool write, bool atomic, const void* pc) {
     LaunchState& L = *current_launch();
     GlobalShadow& g = g_global[base];
     if (g.bytes != bytes || !g.words) {
@@ -190,7 +192,7 @@ void global_access(const unsigned char* base, std::size_t bytes, const unsigned 
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
-        check_word(g.words[off / 4], write, thread, id, L.launch_first_interval, true,
+        check_word(g.words[off / 4], write, atomic, thread, id, L.launch_first_interval, true,
                    [&] {
                        return "the word at byte " + std::to_string(off) + " of a " + std::to_string(bytes) +
                               "-byte device allocation,";
@@ -204,11 +206,11 @@ std::string outside(std::ptrdiff_t offset, const std::string& what) {
            ")";
 }
 
-void on_access(const void* addr, std::size_t size, bool write, const void* pc) {
+void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false) {
     if (!in_kernel()) return;  // the lab's host code
     const auto* p = static_cast<const unsigned char*>(addr);
     for (auto& a : g_shared)
-        if (p >= a.base && p < a.base + a.bytes) return shared_access(a, p, size, write, pc);
+        if (p >= a.base && p < a.base + a.bytes) return shared_access(a, p, size, write, atomic, pc);
 
     const auto& allocs = allocations();
     auto it = allocs.upper_bound(p + kRedzone);
@@ -216,7 +218,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc) {
         --it;
         const unsigned char* base = it->first;
         const std::size_t bytes = it->second.bytes;
-        if (p >= base && p + size <= base + bytes) return global_access(base, bytes, p, size, write, pc);
+        if (p >= base && p + size <= base + bytes) return global_access(base, bytes, p, size, write, atomic, pc);
         if (p + kRedzone >= base && p < base + bytes + kRedzone)
             return report("out-of-bounds access", [&] {
                 return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
@@ -236,6 +238,8 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc) {
 }
 
 }  // namespace
+
+void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
 
 void memcheck_begin_launch() {
     g_shared.clear();

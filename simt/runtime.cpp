@@ -43,7 +43,7 @@ constexpr unsigned kMaxThreadsPerBlock = 1024;
 constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute
 constexpr std::size_t kFiberStack = 64 * 1024;
 
-enum class Status { Running, AtBarrier, Exited };
+enum class Status { Running, AtBarrier, AtWarpSync, Exited };
 
 struct Lane {
     ThreadIndex index;
@@ -52,10 +52,22 @@ struct Lane {
     int barrier_line = 0;
     ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
     ctx::fiber sink;   // the scheduler, resumed by the GPU thread
+    // At a warp function: its mask and the round it joined.
+    unsigned warp_mask = 0;
+    unsigned warp_round = 0;
+};
+
+// A warp's rendezvous for warp functions. Deposits are double-buffered by
+// round: a lane that finished round r may deposit for r + 1 while a slower
+// lane still reads round r, and round r + 2 cannot start before it has.
+struct Warp {
+    unsigned round = 0;
+    unsigned long long deposits[2][32] = {};
 };
 
 thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
 thread_local Lane* g_lanes = nullptr;  // the block's lanes, to number g_lane
+thread_local std::vector<Warp>* g_warps = nullptr;
 thread_local detail::LaunchState* g_launch = nullptr;
 thread_local std::uint64_t g_interval_counter = 0;  // carried from launch to launch
 thread_local std::vector<unsigned char> g_dynamic_shared;
@@ -107,6 +119,42 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     return true;
 }
 
+// Completes the warp-function rounds whose lanes have all arrived; a lane of
+// the mask that is gone or waits elsewhere is a finding, and the round
+// completes without it. Returns whether any lane can run again.
+bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    bool released = false;
+    for (std::size_t first = 0; first < lanes.size(); first += 32) {
+        const std::size_t last = std::min(lanes.size(), first + 32);
+        unsigned mask = 0;
+        const Lane* site = nullptr;
+        for (std::size_t t = first; t < last; ++t)
+            if (lanes[t].status == Status::AtWarpSync) {
+                mask |= lanes[t].warp_mask;
+                if (site == nullptr) site = &lanes[t];
+            }
+        if (site == nullptr) continue;
+        std::vector<unsigned> missing, waiting;
+        for (std::size_t t = first; t < last; ++t) {
+            const bool in_mask = mask >> (t - first) & 1u;
+            if (lanes[t].status == Status::AtWarpSync) waiting.push_back(static_cast<unsigned>(t));
+            else if (in_mask) missing.push_back(static_cast<unsigned>(t));
+        }
+        if (!missing.empty())
+            launch.reports.add("warp divergence", launch.block_serial,
+                               detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
+                                   " waited at a warp function at " +
+                                   detail::where(site->barrier_file, site->barrier_line) + " while " +
+                                   thread_list(missing) +
+                                   ", named in its mask, did not arrive (exited, or waiting at another barrier)");
+        ++(*g_warps)[first / 32].round;
+        for (std::size_t t = first; t < last; ++t)
+            if (lanes[t].status == Status::AtWarpSync) lanes[t].status = Status::Running;
+        released = true;
+    }
+    return released;
+}
+
 void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
                detail::LaunchState& launch) {
     launch.block_first_interval = ++launch.interval;
@@ -120,12 +168,14 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
         });
     }
     do {
-        for (auto& lane : lanes) {
-            if (lane.status != Status::Running) continue;
-            g_lane = &lane;
-            lane.fiber = std::move(lane.fiber).resume();
-        }
-        g_lane = nullptr;
+        do {
+            for (auto& lane : lanes) {
+                if (lane.status != Status::Running) continue;
+                g_lane = &lane;
+                lane.fiber = std::move(lane.fiber).resume();
+            }
+            g_lane = nullptr;
+        } while (release_warp_rounds(lanes, launch));
         const auto interval = static_cast<unsigned>(launch.interval - launch.block_first_interval);
         detail::divergence_end_interval(interval);
         const Lane* waiting = nullptr;
@@ -159,6 +209,22 @@ void syncthreads(const char* file, int line) {
 
 void* dynamic_shared() { return g_dynamic_shared.data(); }
 
+unsigned lane_id() { return static_cast<unsigned>(g_lane - g_lanes) % 32; }
+
+const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line) {
+    Lane& lane = *g_lane;
+    Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
+    const unsigned round = warp.round;
+    warp.deposits[round & 1][lane_id()] = deposit;
+    lane.status = Status::AtWarpSync;
+    lane.warp_mask = mask;
+    lane.warp_round = round;
+    lane.barrier_file = file;
+    lane.barrier_line = line;
+    lane.sink = std::move(lane.sink).resume();
+    return warp.deposits[round & 1];
+}
+
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
                      void* closure) {
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
@@ -169,6 +235,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
     std::vector<Lane> lanes(threads);
+    std::vector<Warp> warps((threads + 31) / 32);
+    g_warps = &warps;
     detail::LaunchState launch;
     launch.site = site;
     launch.grid = grid;
@@ -196,6 +264,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_interval_counter = launch.interval;
     g_launch = nullptr;
     g_lanes = nullptr;
+    g_warps = nullptr;
     for (const auto& check : launch.reports.order) {
         const auto& report = launch.reports.by_check.at(check);
         const unsigned more = report.blocks - 1;

@@ -191,3 +191,34 @@ void launch_divergence_kernels(const float* in, float* out, unsigned which, unsi
     if (which == 1) bk_reduce<<<blocks, 1024>>>(in, out, 0);
     if (which == 2) bk_reduce<<<blocks, 1024>>>(in, out, 1);
 }
+
+// Warp functions and atomics.
+__global__ void warp_ops(int* out) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int sum = lane + 1;
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    int* row = out + threadIdx.x * 6;
+    row[0] = sum;                                          // lane 0: 1 + ... + 32
+    row[1] = __shfl_sync(0xffffffffu, lane * 10, 3);       // every lane: 30
+    row[2] = __shfl_up_sync(0xffffffffu, lane, 1);         // lane - 1, lane 0 keeps 0
+    row[3] = __shfl_xor_sync(0xffffffffu, lane, 1);        // lane ^ 1
+    row[4] = static_cast<int>(__ballot_sync(0xffffffffu, lane % 3 == 0));
+    row[5] = __shfl_sync(0xffffffffu, lane, 5, 8) + warp;  // width 8: lane 5 of each 8-lane segment
+}
+
+__global__ void half_warp_sync(int* out) {
+    if (threadIdx.x < 16) __syncwarp();  // line 210
+    out[threadIdx.x] = 1;
+}
+
+__global__ void atomics(unsigned* counters) {
+    atomicAdd(&counters[0], 1u);
+    atomicMax(&counters[1], blockIdx.x * blockDim.x + threadIdx.x);
+    atomicCAS(&counters[2], 0u, 7u);
+}
+
+void launch_warp_kernels(int* out, unsigned* counters, unsigned which) {
+    if (which == 0) warp_ops<<<1, 64>>>(out);
+    if (which == 1) half_warp_sync<<<1, 32>>>(out);
+    if (which == 2) atomics<<<4, 64>>>(counters);
+}

@@ -321,3 +321,60 @@ TEST_CASE("trace mode: exercise 9.7's array through the double-buffered Kogge-St
     CHECK(trace.find("block 1") == std::string::npos);  // one block only
     CHECK(simt::take_findings().empty());
 }
+
+TEST_CASE("warp functions: shuffles, ballot, widths") {
+    DeviceArray<int> out(64 * 6);
+    simt::take_findings();
+    launch_warp_kernels(out.ptr, nullptr, 0);
+    CHECK(simt::take_findings().empty());
+    const auto v = download(out.ptr, 64 * 6);
+    for (int t = 0; t < 64; ++t) {
+        const int lane = t % 32;
+        INFO("thread " << t);
+        if (lane == 0) CHECK(v[t * 6 + 0] == 528);
+        CHECK(v[t * 6 + 1] == 30);
+        CHECK(v[t * 6 + 2] == (lane == 0 ? 0 : lane - 1));
+        CHECK(v[t * 6 + 3] == (lane ^ 1));
+        CHECK(static_cast<unsigned>(v[t * 6 + 4]) == 0x49249249u);  // lanes 0, 3, 6, ..., 30
+        CHECK(v[t * 6 + 5] == lane / 8 * 8 + 5 + t / 32);
+    }
+}
+
+TEST_CASE("warp divergence: lanes named in the mask that never arrive") {
+    DeviceArray<int> out(32);
+    simt::take_findings();
+    launch_warp_kernels(out.ptr, nullptr, 1);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "warp divergence in kernel half_warp_sync: block (0,0,0): threads 0-15 waited at a warp function at "
+          "kernels.cu:210 while threads 16-31, named in its mask, did not arrive (exited, or waiting at another "
+          "barrier); launched at kernels.cu:222");
+}
+
+TEST_CASE("atomics: exact results, and atomic updates of one word are not races") {
+    DeviceArray<unsigned> counters(3);
+    REQUIRE(cudaMemset(counters.ptr, 0, 3 * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    launch_warp_kernels(nullptr, counters.ptr, 2);
+    CHECK(simt::take_findings().empty());
+    const auto c = download(counters.ptr, 3);
+    CHECK(c[0] == 256);
+    CHECK(c[1] == 255);
+    CHECK(c[2] == 7);
+}
+
+TEST_CASE("events measure host time") {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&stop) == cudaSuccess);
+    float ms = -1;
+    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaErrorInvalidValue);  // not recorded yet
+    CHECK(cudaEventRecord(start) == cudaSuccess);
+    CHECK(cudaEventRecord(stop) == cudaSuccess);
+    CHECK(cudaEventSynchronize(stop) == cudaSuccess);
+    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaSuccess);
+    CHECK(ms >= 0.0f);
+    CHECK(cudaEventDestroy(start) == cudaSuccess);
+    CHECK(cudaEventDestroy(stop) == cudaSuccess);
+}

@@ -82,6 +82,48 @@ cudaError_t cudaGetDeviceCount(int* count);
 const char* cudaGetErrorString(cudaError_t err);
 const char* cudaGetErrorName(cudaError_t err);
 
+// Events measure host time around the emulated kernels, not GPU time.
+struct CUevent_st;
+using cudaEvent_t = CUevent_st*;
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+// What the emulator does not provide fails to compile with a message naming
+// it (a plain undeclared name would too, less clearly).
+#define SIMT_UNSUPPORTED(name)                                                                         \
+    template <typename... Args>                                                                        \
+    int name(Args&&...) {                                                                              \
+        static_assert(sizeof...(Args) < 0, "simt: " #name " is not supported by the CPU emulator " \
+                                           "(scan_backend=emu); see simt/README.md");                  \
+        return 0;                                                                                      \
+    }
+SIMT_UNSUPPORTED(cudaStreamCreate)
+SIMT_UNSUPPORTED(cudaStreamSynchronize)
+SIMT_UNSUPPORTED(cudaStreamDestroy)
+SIMT_UNSUPPORTED(cudaMemcpyAsync)
+SIMT_UNSUPPORTED(cudaMemsetAsync)
+SIMT_UNSUPPORTED(cudaMallocHost)
+SIMT_UNSUPPORTED(cudaHostAlloc)
+SIMT_UNSUPPORTED(cudaFreeHost)
+SIMT_UNSUPPORTED(cudaMallocManaged)
+SIMT_UNSUPPORTED(cudaMallocAsync)
+SIMT_UNSUPPORTED(cudaFuncSetAttribute)
+SIMT_UNSUPPORTED(cudaMemcpyToSymbol)
+SIMT_UNSUPPORTED(cudaMemcpyFromSymbol)
+SIMT_UNSUPPORTED(cudaLaunchKernel)
+SIMT_UNSUPPORTED(cudaLaunchCooperativeKernel)
+SIMT_UNSUPPORTED(__shfl)
+SIMT_UNSUPPORTED(__shfl_up)
+SIMT_UNSUPPORTED(__shfl_down)
+SIMT_UNSUPPORTED(__shfl_xor)
+SIMT_UNSUPPORTED(__match_any_sync)
+SIMT_UNSUPPORTED(__reduce_add_sync)
+SIMT_UNSUPPORTED(tex1Dfetch)
+#undef SIMT_UNSUPPORTED
+
 // ---- device built-ins -------------------------------------------------------
 namespace simt {
 
@@ -103,7 +145,103 @@ void* dynamic_shared();
 #define gridDim (::simt::current().grid_dim)
 #define warpSize 32
 #define __syncthreads() ::simt::syncthreads(__FILE__, __LINE__)
+// One OS thread runs a block's fibers, so memory is always coherent; the
+// fences only keep the compiler from moving accesses across them.
 #define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+// ---- warp functions ---------------------------------------------------------
+namespace simt {
+
+// Every lane named in `mask` deposits a value and waits for the others; the
+// result points at the 32 deposits of that round, by lane.
+const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line);
+unsigned lane_id();
+
+template <typename T>
+unsigned long long to_bits(T v) {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "simt: shuffles move values of at most 8 bytes");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &v, sizeof v);
+    return bits;
+}
+
+template <typename T>
+T from_bits(unsigned long long bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+// src_of(lane) gives the source lane; out of the segment or the mask, a lane
+// keeps its own value (CUDA leaves such results undefined or unchanged).
+template <typename T, typename Source>
+T shuffle(const char* file, int line, unsigned mask, T var, int width, Source src_of) {
+    const unsigned lane = lane_id();
+    const unsigned long long* all = warp_exchange(mask, to_bits(var), file, line);
+    const int w = (width > 0 && width <= 32) ? width : 32;
+    const int base = static_cast<int>(lane) / w * w;
+    const int src = src_of(static_cast<int>(lane), base, w);
+    if (src < base || src >= base + w || !(mask >> src & 1u)) return var;
+    return from_bits<T>(all[src]);
+}
+
+}  // namespace simt
+
+#define __syncwarp(...) ::simt::SyncWarp{__FILE__, __LINE__}(__VA_ARGS__)
+#define __shfl_sync(mask, var, src, ...) \
+    ::simt::shuffle(__FILE__, __LINE__, mask, var, ::simt::width_or_32(__VA_ARGS__), \
+                    [&](int, int base, int w) { return base + static_cast<int>(src) % w; })
+#define __shfl_up_sync(mask, var, delta, ...) \
+    ::simt::shuffle(__FILE__, __LINE__, mask, var, ::simt::width_or_32(__VA_ARGS__), \
+                    [&](int lane, int base, int) { int s = lane - static_cast<int>(delta); return s < base ? lane : s; })
+#define __shfl_down_sync(mask, var, delta, ...) \
+    ::simt::shuffle(__FILE__, __LINE__, mask, var, ::simt::width_or_32(__VA_ARGS__), \
+                    [&](int lane, int base, int w) { int s = lane + static_cast<int>(delta); return s >= base + w ? lane : s; })
+#define __shfl_xor_sync(mask, var, lane_mask, ...) \
+    ::simt::shuffle(__FILE__, __LINE__, mask, var, ::simt::width_or_32(__VA_ARGS__), \
+                    [&](int lane, int, int) { return lane ^ static_cast<int>(lane_mask); })
+#define __ballot_sync(mask, predicate) ::simt::ballot_at(__FILE__, __LINE__, mask, (predicate) ? 1 : 0)
+#define __any_sync(mask, predicate) (__ballot_sync(mask, predicate) != 0u)
+#define __all_sync(mask, predicate) (__ballot_sync(mask, predicate) == (mask))
+#define __activemask() 0xffffffffu
+
+namespace simt {
+constexpr int width_or_32(int width = 32) { return width; }
+struct SyncWarp {  // __syncwarp() and __syncwarp(mask), at the caller's line
+    const char* file;
+    int line;
+    void operator()(unsigned mask = 0xffffffffu) const { warp_exchange(mask, 0, file, line); }
+};
+inline unsigned ballot_at(const char* file, int line, unsigned mask, int predicate) {
+    const unsigned long long* all = warp_exchange(mask, static_cast<unsigned long long>(predicate), file, line);
+    unsigned bits = 0;
+    for (unsigned l = 0; l < 32; ++l)
+        if ((mask >> l & 1u) && all[l]) bits |= 1u << l;
+    return bits;
+}
+}  // namespace simt
+
+// ---- atomics: one fiber runs at a time, so a plain read-modify-write is
+// atomic; they live in the runtime (not instrumented) and tell the race check
+// the access was atomic.
+int atomicAdd(int* address, int value);
+unsigned atomicAdd(unsigned* address, unsigned value);
+unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
+float atomicAdd(float* address, float value);
+double atomicAdd(double* address, double value);
+int atomicSub(int* address, int value);
+unsigned atomicSub(unsigned* address, unsigned value);
+int atomicExch(int* address, int value);
+unsigned atomicExch(unsigned* address, unsigned value);
+float atomicExch(float* address, float value);
+int atomicMax(int* address, int value);
+unsigned atomicMax(unsigned* address, unsigned value);
+int atomicMin(int* address, int value);
+unsigned atomicMin(unsigned* address, unsigned value);
+int atomicCAS(int* address, int compare, int value);
+unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
+unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long value);
 
 // ---- launches ---------------------------------------------------------------
 namespace simt {

@@ -1,0 +1,84 @@
+// Atomics and events. One fiber runs at a time, so a plain read-modify-write
+// is atomic here; each tells the race check it was atomic (two atomics on one
+// word do not race). Not compiled with the access hooks, so the check sees
+// exactly one access per atomic, at the caller's line.
+#include <algorithm>
+#include <chrono>
+
+#include "internal.hpp"
+
+namespace {
+
+template <typename T, typename Op>
+T rmw(T* address, Op op, const void* pc) {
+    simt::detail::record_atomic(address, sizeof(T), pc);
+    const T old = *address;
+    *address = op(old);
+    return old;
+}
+
+}  // namespace
+
+#define SIMT_ATOMIC(name, T, expr)                                                  \
+    T name(T* address, T value) {                                                   \
+        return rmw(address, [value]([[maybe_unused]] T old) { return expr; }, __builtin_return_address(0)); \
+    }
+
+SIMT_ATOMIC(atomicAdd, int, old + value)
+SIMT_ATOMIC(atomicAdd, unsigned, old + value)
+SIMT_ATOMIC(atomicAdd, unsigned long long, old + value)
+SIMT_ATOMIC(atomicAdd, float, old + value)
+SIMT_ATOMIC(atomicAdd, double, old + value)
+SIMT_ATOMIC(atomicSub, int, old - value)
+SIMT_ATOMIC(atomicSub, unsigned, old - value)
+SIMT_ATOMIC(atomicExch, int, value)
+SIMT_ATOMIC(atomicExch, unsigned, value)
+SIMT_ATOMIC(atomicExch, float, value)
+SIMT_ATOMIC(atomicMax, int, std::max(old, value))
+SIMT_ATOMIC(atomicMax, unsigned, std::max(old, value))
+SIMT_ATOMIC(atomicMin, int, std::min(old, value))
+SIMT_ATOMIC(atomicMin, unsigned, std::min(old, value))
+#undef SIMT_ATOMIC
+
+#define SIMT_CAS(T)                                                                                 \
+    T atomicCAS(T* address, T compare, T value) {                                                   \
+        return rmw(address, [=](T old) { return old == compare ? value : old; }, __builtin_return_address(0)); \
+    }
+SIMT_CAS(int)
+SIMT_CAS(unsigned)
+SIMT_CAS(unsigned long long)
+#undef SIMT_CAS
+
+// ---- events: host time, since nothing runs on a GPU -------------------------
+
+struct CUevent_st {
+    std::chrono::steady_clock::time_point at{};
+    bool recorded = false;
+};
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    if (event == nullptr) return cudaErrorInvalidValue;
+    *event = new CUevent_st;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+    if (event == nullptr) return cudaErrorInvalidValue;
+    event->at = std::chrono::steady_clock::now();  // launches have already run to completion
+    event->recorded = true;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : cudaErrorInvalidValue; }
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (ms == nullptr || start == nullptr || end == nullptr || !start->recorded || !end->recorded)
+        return cudaErrorInvalidValue;
+    *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    delete event;
+    return cudaSuccess;
+}
