@@ -44,6 +44,7 @@ struct LaunchState {
 LaunchState* current_launch();  // null outside a launch
 unsigned current_thread();      // linear thread index in the block; valid inside a kernel
 bool in_kernel();
+bool on_fiber_stack(const void* p);  // the running GPU thread's own stack
 std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ memory
 
 // Memory checks, called by the scheduler.

@@ -8,6 +8,9 @@
 // barrier interval. Two threads touching one word in the same interval, one
 // of them writing, is a race; on global memory so is any such pair from two
 // blocks of one launch.
+#include <link.h>
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -206,6 +209,66 @@ std::string outside(std::ptrdiff_t offset, const std::string& what) {
            ")";
 }
 
+// ---- what is not host data: the places a kernel legitimately touches besides
+// shared arrays and device allocations.
+struct Range {
+    const unsigned char* low;
+    const unsigned char* high;
+    bool contains(const unsigned char* p) const { return p >= low && p < high; }
+};
+
+// The segments of every loaded image (code, constants, globals).
+const std::vector<Range>& image_ranges() {
+    static const std::vector<Range> ranges = [] {
+        std::vector<Range> out;
+        dl_iterate_phdr(
+            [](dl_phdr_info* info, std::size_t, void* data) {
+                auto& v = *static_cast<std::vector<Range>*>(data);
+                for (int i = 0; i < info->dlpi_phnum; ++i) {
+                    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+                    if (ph.p_type == PT_LOAD) {
+                        const auto* low = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
+                        v.push_back({low, low + ph.p_memsz});
+                    }
+                }
+                return 0;
+            },
+            &out);
+        return out;
+    }();
+    return ranges;
+}
+
+// The static thread-local block (namespace-scope __shared__ lives there).
+thread_local unsigned char g_tls_marker;
+bool in_static_tls(const unsigned char* p) {
+    constexpr std::ptrdiff_t kReach = std::ptrdiff_t{8} << 20;  // far more than any static TLS block
+    const std::ptrdiff_t d = p - &g_tls_marker;
+    return d > -kReach && d < kReach;
+}
+
+Range launching_thread_stack() {
+    thread_local const Range range = [] {
+        pthread_attr_t attr;
+        void* addr = nullptr;
+        std::size_t size = 0;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            pthread_attr_getstack(&attr, &addr, &size);
+            pthread_attr_destroy(&attr);
+        }
+        const auto* low = static_cast<const unsigned char*>(addr);
+        return Range{low, low + size};
+    }();
+    return range;
+}
+
+bool is_program_memory(const unsigned char* p) {
+    if (on_fiber_stack(p) || launching_thread_stack().contains(p) || in_static_tls(p)) return true;
+    for (const Range& r : image_ranges())
+        if (r.contains(p)) return true;
+    return false;
+}
+
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false) {
     if (!in_kernel()) return;  // the lab's host code
     const auto* p = static_cast<const unsigned char*>(addr);
@@ -235,6 +298,13 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
                        outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
                        " at " + line_of(pc_id(pc));
             });
+    if (!is_program_memory(p))
+        report("kernel access to host memory", [&] {
+            return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") + std::to_string(size) +
+                   " bytes at " + line_of(pc_id(pc)) +
+                   " outside every device allocation and shared array: a host pointer passed to the kernel? (pass "
+                   "pointers from cudaMalloc; a GPU stops with an illegal address here)";
+        });
 }
 
 }  // namespace

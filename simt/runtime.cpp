@@ -55,6 +55,22 @@ struct Lane {
     // At a warp function: its mask and the round it joined.
     unsigned warp_mask = 0;
     unsigned warp_round = 0;
+    // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
+    const unsigned char* stack_low = nullptr;
+    const unsigned char* stack_high = nullptr;
+};
+
+// Hands out pooled stacks and notes each lane's range for the memory checks.
+struct RecordingStack {
+    ctx::pooled_fixedsize_stack pool;
+    Lane* lane;
+    ctx::stack_context allocate() {
+        ctx::stack_context sc = pool.allocate();
+        lane->stack_high = static_cast<const unsigned char*>(sc.sp);
+        lane->stack_low = lane->stack_high - sc.size;
+        return sc;
+    }
+    void deallocate(ctx::stack_context& sc) noexcept { pool.deallocate(sc); }
 };
 
 // A warp's rendezvous for warp functions. Deposits are double-buffered by
@@ -160,7 +176,7 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
     launch.block_first_interval = ++launch.interval;
     for (auto& lane : lanes) {
         lane.status = Status::Running;
-        lane.fiber = ctx::fiber(std::allocator_arg, stacks, [&lane, body, closure](ctx::fiber&& sink) {
+        lane.fiber = ctx::fiber(std::allocator_arg, RecordingStack{stacks, &lane}, [&lane, body, closure](ctx::fiber&& sink) {
             lane.sink = std::move(sink);
             body(closure);
             lane.status = Status::Exited;
@@ -294,6 +310,10 @@ void LaunchReports::add(const std::string& check, unsigned long long block_seria
 LaunchState* current_launch() { return g_launch; }
 unsigned current_thread() { return static_cast<unsigned>(g_lane - g_lanes); }
 bool in_kernel() { return g_lane != nullptr; }
+bool on_fiber_stack(const void* p) {
+    const auto* q = static_cast<const unsigned char*>(p);
+    return q >= g_lane->stack_low && q < g_lane->stack_high;
+}
 std::size_t dynamic_shared_size() { return g_dynamic_shared.size(); }
 const std::map<const unsigned char*, Allocation>& allocations() { return g_allocations; }
 

@@ -222,3 +222,8 @@ void launch_warp_kernels(int* out, unsigned* counters, unsigned which) {
     if (which == 1) half_warp_sync<<<1, 32>>>(out);
     if (which == 2) atomics<<<4, 64>>>(counters);
 }
+
+// Handed a host pointer, as a student passing h_out instead of d_out.
+__global__ void writes_host(int* out) { out[threadIdx.x] = 1; }  // line 227
+
+void launch_writes_host(int* host_out) { writes_host<<<1, 8>>>(host_out); }

@@ -12,3 +12,4 @@ cudaError_t launch_index_2d(unsigned* d_out);
 void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned which);
 void launch_divergence_kernels(const float* in, float* out, unsigned which, unsigned blocks);
 void launch_warp_kernels(int* out, unsigned* counters, unsigned which);
+void launch_writes_host(int* host_out);

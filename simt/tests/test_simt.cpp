@@ -378,3 +378,15 @@ TEST_CASE("events measure host time") {
     CHECK(cudaEventDestroy(start) == cudaSuccess);
     CHECK(cudaEventDestroy(stop) == cudaSuccess);
 }
+
+TEST_CASE("a kernel touching host memory is reported") {
+    std::vector<int> host(8, 0);
+    simt::take_findings();
+    launch_writes_host(host.data());
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "kernel access to host memory in kernel writes_host: block (0,0,0): thread 0 wrote 4 bytes at "
+          "kernels.cu:227 outside every device allocation and shared array: a host pointer passed to the kernel? "
+          "(pass pointers from cudaMalloc; a GPU stops with an illegal address here); launched at kernels.cu:229");
+}

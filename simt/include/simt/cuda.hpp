@@ -132,17 +132,24 @@ struct ThreadIndex {
     dim3 block_dim, grid_dim;
 };
 
-// The GPU thread the calling fiber emulates.
+// The GPU thread the calling fiber emulates. The shim reads it by value, so
+// the kernel file never loads the runtime's own memory (the host-memory
+// check would see that as a kernel touching host data).
 const ThreadIndex& current();
+#define SIMT_RUNTIME_READ __attribute__((no_sanitize_thread)) inline
+SIMT_RUNTIME_READ uint3 thread_idx() { return current().thread_idx; }
+SIMT_RUNTIME_READ uint3 block_idx() { return current().block_idx; }
+SIMT_RUNTIME_READ dim3 block_dim() { return current().block_dim; }
+SIMT_RUNTIME_READ dim3 grid_dim() { return current().grid_dim; }
 void syncthreads(const char* file, int line);
 void* dynamic_shared();
 
 }  // namespace simt
 
-#define threadIdx (::simt::current().thread_idx)
-#define blockIdx (::simt::current().block_idx)
-#define blockDim (::simt::current().block_dim)
-#define gridDim (::simt::current().grid_dim)
+#define threadIdx (::simt::thread_idx())
+#define blockIdx (::simt::block_idx())
+#define blockDim (::simt::block_dim())
+#define gridDim (::simt::grid_dim())
 #define warpSize 32
 #define __syncthreads() ::simt::syncthreads(__FILE__, __LINE__)
 // One OS thread runs a block's fibers, so memory is always coherent; the
@@ -175,8 +182,10 @@ T from_bits(unsigned long long bits) {
 
 // src_of(lane) gives the source lane; out of the segment or the mask, a lane
 // keeps its own value (CUDA leaves such results undefined or unchanged).
+// Not instrumented: it reads the runtime's deposit buffer, not kernel data.
 template <typename T, typename Source>
-T shuffle(const char* file, int line, unsigned mask, T var, int width, Source src_of) {
+__attribute__((no_sanitize_thread)) T shuffle(const char* file, int line, unsigned mask, T var, int width,
+                                              Source src_of) {
     const unsigned lane = lane_id();
     const unsigned long long* all = warp_exchange(mask, to_bits(var), file, line);
     const int w = (width > 0 && width <= 32) ? width : 32;
@@ -213,7 +222,8 @@ struct SyncWarp {  // __syncwarp() and __syncwarp(mask), at the caller's line
     int line;
     void operator()(unsigned mask = 0xffffffffu) const { warp_exchange(mask, 0, file, line); }
 };
-inline unsigned ballot_at(const char* file, int line, unsigned mask, int predicate) {
+__attribute__((no_sanitize_thread)) inline unsigned ballot_at(const char* file, int line, unsigned mask,
+                                                              int predicate) {
     const unsigned long long* all = warp_exchange(mask, static_cast<unsigned long long>(predicate), file, line);
     unsigned bits = 0;
     for (unsigned l = 0; l < 32; ++l)
