@@ -244,8 +244,10 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
                      void* closure) {
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return fail(cudaErrorInvalidValue);  // as CUDA 13 on an H100
-    if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64) return fail(cudaErrorInvalidConfiguration);
+    // CUDA 13 on an H100 answered each of these with cudaErrorInvalidValue
+    // (a zero grid, 1025 threads, block.z = 65, 48 KiB + 4 of dynamic shared).
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return fail(cudaErrorInvalidValue);
+    if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64) return fail(cudaErrorInvalidValue);
     if (shared_bytes > kMaxDynamicShared) return fail(cudaErrorInvalidValue);
 
     g_dynamic_shared.assign(shared_bytes, 0);
