@@ -106,6 +106,19 @@ std::string thread_list(const std::vector<unsigned>& ids) {
 // releases it. Returns false when every thread has exited.
 bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     const uint3& block = launch.block_idx;
+    // The usual case, checked without allocating: every thread waits at one
+    // call site (compared by line, then file name).
+    const Lane& first = lanes.front();
+    const bool uniform =
+        first.status == Status::AtBarrier && std::all_of(lanes.begin(), lanes.end(), [&](const Lane& l) {
+            return l.status == Status::AtBarrier && l.barrier_line == first.barrier_line &&
+                   (l.barrier_file == first.barrier_file || std::strcmp(l.barrier_file, first.barrier_file) == 0);
+        });
+    if (uniform) {
+        for (auto& lane : lanes) lane.status = Status::Running;
+        ++launch.interval;
+        return true;
+    }
     std::vector<unsigned> exited;
     std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
     for (unsigned t = 0; t < lanes.size(); ++t) {
