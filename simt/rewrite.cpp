@@ -1,6 +1,8 @@
 #include "rewrite.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 namespace simt {
@@ -75,6 +77,15 @@ std::size_t callee_start(const std::string& s, std::size_t end) {
     return i;
 }
 
+// The identifier that ends (spaces aside) just before `end` in a declaration,
+// as [start, stop) offsets: the name in "float name[]" or "int x".
+std::pair<std::size_t, std::size_t> name_before(const std::string& decl, std::size_t end) {
+    while (end > 0 && std::isspace(static_cast<unsigned char>(decl[end - 1]))) --end;
+    std::size_t start = end;
+    while (start > 0 && is_ident(decl[start - 1])) --start;
+    return {start, end};
+}
+
 std::string rewrite_launches(const std::string& s, const std::vector<bool>& code, const std::string& path) {
     std::string out;
     std::size_t copied = 0;
@@ -115,10 +126,7 @@ std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>&
         const std::size_t bracket = decl.rfind('[');
         if (bracket == std::string::npos || collapse_space(decl.substr(bracket)) != "[]")
             throw RewriteError(where + "expected 'extern __shared__ T name[];'");
-        std::size_t name_end = bracket;
-        while (name_end > 0 && std::isspace(static_cast<unsigned char>(decl[name_end - 1]))) --name_end;
-        std::size_t name_start = name_end;
-        while (name_start > 0 && is_ident(decl[name_start - 1])) --name_start;
+        const auto [name_start, name_end] = name_before(decl, bracket);
         const std::string name = decl.substr(name_start, name_end - name_start);
         std::string type = decl.substr(0, name_start);
         type.erase(0, type.find_first_not_of(" \t\r\n"));
@@ -163,11 +171,7 @@ std::string register_shared(const std::string& s, const std::vector<bool>& code)
         if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
         const std::string decl = s.substr(pos + 10, semi - pos - 10);
         if (decl.find('=') != std::string::npos || decl.find(',') != std::string::npos) continue;
-        std::size_t name_end = decl.find('[');
-        if (name_end == std::string::npos) name_end = decl.size();
-        while (name_end > 0 && std::isspace(static_cast<unsigned char>(decl[name_end - 1]))) --name_end;
-        std::size_t name_start = name_end;
-        while (name_start > 0 && is_ident(decl[name_start - 1])) --name_start;
+        const auto [name_start, name_end] = name_before(decl, std::min(decl.find('['), decl.size()));
         const std::string name = decl.substr(name_start, name_end - name_start);
         if (name.empty()) continue;
         out += s.substr(copied, semi + 1 - copied);
