@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,9 +42,20 @@ void check_after(const char* function);
 std::vector<std::string> take_findings();
 
 // SIMT divergence tracing (the emulator's): switches it on or off and says
-// whether the backend has it; the reports come one per launch, for a person.
+// whether the backend has it. One entry per launch: the emulator's counts
+// (SIMT efficiency = lane_visits / (32 * warp_visits)) and its report for a person.
+struct LaunchDivergence {
+    std::string kernel;
+    unsigned long long lane_visits = 0, warp_visits = 0;
+    unsigned divergent = 0;  // (warp, barrier interval) pairs that diverged, over all blocks
+    std::string report;
+};
 bool trace_divergence(bool on);
-std::vector<std::string> take_divergence_reports();
+std::vector<LaunchDivergence> take_divergence();
+
+// Milliseconds `work` took on the device, by events around it (on the
+// emulator: host time, and not a GPU's).
+double time_ms(const std::function<void()>& work);
 
 // Trace mode (the emulator's): record the first `elements` of each row of
 // the __shared__ array `array` in block `block` at every barrier. False where

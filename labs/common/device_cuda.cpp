@@ -86,7 +86,7 @@ std::vector<std::string> take_findings() { return {}; }  // the hardware reports
 // nvcc predicates the labs' branches, so hardware counters cannot tell; the
 // emulator can.
 bool trace_divergence(bool) { return false; }
-std::vector<std::string> take_divergence_reports() { return {}; }
+std::vector<LaunchDivergence> take_divergence() { return {}; }
 bool trace_shared(const std::string&, unsigned, std::size_t) { return false; }
 std::string take_shared_trace() { return {}; }
 

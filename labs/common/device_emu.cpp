@@ -20,9 +20,18 @@ bool trace_divergence(bool on) {
     return true;
 }
 
-std::vector<std::string> take_divergence_reports() {
-    std::vector<std::string> out;
-    for (const auto& d : simt::take_divergence()) out.push_back(simt::format(d));
+std::vector<LaunchDivergence> take_divergence() {
+    std::vector<LaunchDivergence> out;
+    for (const auto& d : simt::take_divergence()) {
+        LaunchDivergence l{d.kernel, 0, 0, 0, simt::format(d)};
+        for (const auto& interval : d.cells)
+            for (const auto& cell : interval) {
+                l.lane_visits += cell.lane_visits;
+                l.warp_visits += cell.warp_visits;
+                l.divergent += cell.blocks_divergent;
+            }
+        out.push_back(std::move(l));
+    }
     return out;
 }
 

@@ -14,6 +14,7 @@
 
 #include "device.hpp"
 #include "harness.hpp"
+#include "lab.hpp"
 
 namespace {
 
@@ -51,7 +52,7 @@ bool parse_values(const std::string& text, std::vector<float>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string manifest = harness::kDefaultManifest, cls, input, trace;
+    std::string manifest = harness::kLab.manifest, cls, input, trace;
     bool have_input = false;
     bool list = false, divergence = false;
     std::vector<char*> rest{argv[0]};

@@ -1,0 +1,481 @@
+#include "outputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace grader {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kColumns[] = {"correctness", "safety", "divergence", "timing"};
+const char* const kGreen = "\x1b[32m";
+const char* const kYellow = "\x1b[33m";
+const char* const kRed = "\x1b[31m";
+const char* const kDim = "\x1b[2m";
+const char* const kReset = "\x1b[0m";
+
+// ---- Text shared by the formats
+
+const Component* find_component(const LabResult& lab, const std::string& name) {
+    for (const Component& c : lab.components)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+double percent(double score, double max) { return max > 0 ? 100 * score / max : 0; }
+
+std::string fraction(double score, double max) { return format_points(score) + "/" + format_points(max); }
+
+std::string total_text(const Report& r) {
+    return fraction(r.score(), r.max_score()) + " (" + format_points(percent(r.score(), r.max_score())) + "%)";
+}
+
+std::string environment(const Report& r) {
+    return r.backend + " on " + r.device + (r.sandboxed ? ", sandboxed" : "");
+}
+
+// The report's notes, then each lab's own note.
+std::vector<std::string> all_notes(const Report& r) {
+    std::vector<std::string> notes = r.notes;
+    for (const LabResult& lab : r.labs)
+        if (!lab.note.empty()) notes.push_back(lab.lab + ": " + lab.note);
+    return notes;
+}
+
+std::string status_name(Status s) {
+    return s == Status::Passed ? "passed" : s == Status::Failed ? "failed" : "not graded";
+}
+
+bool graded(const TestResult& t) { return t.status != Status::NotGradable; }
+
+// Index just past the ANSI escape sequence at s[i] (an ESC): CSI "ESC [
+// parameters final-byte", OSC "ESC ] ... BEL-or-ST", else ESC and one byte.
+std::size_t skip_escape(std::string_view s, std::size_t i) {
+    if (i + 1 >= s.size()) return s.size();
+    std::size_t j = i + 2;
+    if (s[i + 1] == '[') {
+        while (j < s.size() && s[j] >= 0x20 && s[j] <= 0x3f) ++j;
+        return j < s.size() && s[j] >= 0x40 && s[j] <= 0x7e ? j + 1 : j;
+    }
+    if (s[i + 1] == ']') {
+        j = s.find_first_of("\a\x1b", j);
+        if (j == std::string_view::npos) return s.size();
+        return s[j] == '\a' ? j + 1 : std::min(j + 2, s.size());
+    }
+    return j;
+}
+
+// The code point at s[i] and its length in bytes; U+FFFD and 1 for a byte
+// that does not start a valid, shortest UTF-8 sequence.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) {
+    const unsigned char lead = s[i];
+    if (lead < 0x80) return {lead, 1};
+    const std::size_t len = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+    if (len == 0 || lead > 0xf4 || i + len > s.size()) return {0xfffd, 1};
+    char32_t cp = lead & (0x7f >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+        const unsigned char next = s[i + k];
+        if ((next & 0xc0) != 0x80) return {0xfffd, 1};
+        cp = cp << 6 | (next & 0x3f);
+    }
+    const char32_t shortest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < shortest[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return {0xfffd, 1};
+    return {cp, len};
+}
+
+// Student output made safe for every format: ANSI escapes removed, invalid
+// UTF-8 replaced by U+FFFD, and only characters XML 1.0 allows kept, less
+// the control characters DEL and C1 (tab, newline and CR stay).
+std::string clean(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] == '\x1b') {
+            i = skip_escape(s, i);
+            continue;
+        }
+        const auto [cp, len] = decode_utf8(s, i);
+        const bool allowed = cp == '\t' || cp == '\n' || cp == '\r' || (cp >= 0x20 && cp < 0x7f) ||
+                             (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000;
+        if (allowed) out += cp == 0xfffd && len == 1 ? std::string_view("\xef\xbf\xbd") : s.substr(i, len);
+        i += len;
+    }
+    return out;
+}
+
+// Each line of `text` after `prefix`.
+std::string indent(const std::string& text, const std::string& prefix) {
+    std::string out;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        out += prefix + text.substr(pos, end - pos) + "\n";
+        pos = end + 1;
+    }
+    return out;
+}
+
+// The first `max_lines` lines, and how many more there were.
+std::string truncate_lines(const std::string& text, std::size_t max_lines) {
+    std::size_t pos = 0;
+    for (std::size_t n = 0; n < max_lines && pos < text.size(); ++n) {
+        pos = text.find('\n', pos);
+        if (pos == std::string::npos) return text;
+        ++pos;
+    }
+    if (pos >= text.size()) return text;
+    const auto more = std::count(text.begin() + pos, text.end(), '\n') + (text.back() != '\n');
+    return text.substr(0, pos) + "... (" + std::to_string(more) + " more lines)\n";
+}
+
+// What a student reads for a test; for a not-gradable one, why.
+std::string test_output(const TestResult& t) {
+    if (graded(t)) return clean(t.output);
+    return "Not graded" + (t.output.empty() ? std::string(".") : ": " + clean(t.output));
+}
+
+// Where everything is shown at once (PrairieLearn, a CI job summary), a
+// hidden dataset's output is withheld: it is shown only after grades are published.
+std::string immediate_output(const TestResult& t) {
+    return t.hidden ? "Hidden dataset: output shown after grades are published." : test_output(t);
+}
+
+std::string dump(const json& j) {
+    // Lab and test names are ours, but replace rather than throw on bad UTF-8.
+    return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+// ---- The score table (terminal and Markdown)
+
+struct Cell {
+    std::string text;
+    const char* colour;  // for the terminal only
+};
+
+Cell score_cell(double score, double max, bool gradable) {
+    if (!gradable) return {"n/a", kDim};
+    return {fraction(score, max), score >= max ? kGreen : score <= 0 ? kRed : kYellow};
+}
+
+// Header, one row per lab, then TOTAL: summed per column over the labs where
+// that component is gradable, and the report's total with its percentage.
+std::vector<std::vector<Cell>> score_rows(const Report& r) {
+    std::vector<std::vector<Cell>> rows{{{"lab", ""}}};
+    for (const char* name : kColumns) rows[0].push_back({name, ""});
+    rows[0].push_back({"total", ""});
+    Component totals[std::size(kColumns)];
+    for (Component& t : totals) t.gradable = false;
+    for (const LabResult& lab : r.labs) {
+        std::vector<Cell>& row = rows.emplace_back(std::vector<Cell>{{lab.lab, ""}});
+        for (std::size_t i = 0; i < std::size(kColumns); ++i) {
+            const Component* c = find_component(lab, kColumns[i]);
+            row.push_back(c ? score_cell(c->score, c->max_score, c->gradable) : Cell{"-", kDim});
+            if (c && c->gradable) {
+                totals[i].score += c->score;
+                totals[i].max_score += c->max_score;
+                totals[i].gradable = true;
+            }
+        }
+        row.push_back(score_cell(lab.score(), lab.max_score(), true));
+    }
+    std::vector<Cell>& total = rows.emplace_back(std::vector<Cell>{{"TOTAL", ""}});
+    for (const Component& t : totals) total.push_back(score_cell(t.score, t.max_score, t.gradable));
+    total.push_back(score_cell(r.score(), r.max_score(), true));
+    total.back().text = total_text(r);
+    return rows;
+}
+
+// ---- Per-format escaping
+
+std::string xml(std::string_view s) {
+    std::string out;
+    for (char c : clean(s)) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// Inline Markdown: a backslash before what would format text or end a table
+// cell, and one line.
+std::string md(std::string_view s) {
+    std::string out;
+    for (char c : clean(s)) {
+        if (c == '\n' || c == '\r') c = ' ';
+        if (std::string_view("\\`*_[]<>|#~").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// A fenced code block whose fence is longer than any backtick run in `text`.
+std::string md_code(const std::string& text) {
+    std::size_t run = 0, longest = 0;
+    for (char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + "\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") + fence + "\n";
+}
+
+// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
+std::string csv(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? "\"\"" : std::string(1, c);
+    return out + "\"";
+}
+
+std::string time_attribute(double seconds) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " time=\"%.3f\"", seconds);
+    return buf;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+std::string format_points(double points) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", points);
+    std::string s = buf;
+    if (s.find('.') == std::string::npos) return s;  // inf, nan
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+    return s == "-0" ? "0" : s;
+}
+
+std::string terminal_table(const Report& r, bool colour) {
+    const auto rows = score_rows(r);
+    std::vector<std::size_t> width(rows[0].size());
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].text.size());
+    std::size_t line = 0;
+    for (std::size_t w : width) line += w + 2;
+    std::string out = r.submission + " (" + environment(r) + ")\n\n";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        for (std::size_t i = 0; i < rows[k].size(); ++i) {
+            const Cell& cell = rows[k][i];
+            const std::string pad(width[i] - cell.text.size(), ' ');
+            const std::string text = colour && *cell.colour ? cell.colour + cell.text + kReset : cell.text;
+            out += i == 0 ? text + pad : "  " + pad + text;  // labs left-aligned, points right
+        }
+        out += "\n";
+        if (k == 0 || k + 2 == rows.size()) out += std::string(line - 2, '-') + "\n";
+    }
+    const auto notes = all_notes(r);
+    if (!notes.empty()) out += "\n";
+    for (const std::string& note : notes) out += note + "\n";
+    return out;
+}
+
+std::string feedback_text(const Report& r) {
+    std::string out = terminal_table(r, false);
+    for (const LabResult& lab : r.labs) {
+        out += "\n" + lab.lab + ": " + fraction(lab.score(), lab.max_score()) + "\n";
+        for (const TestResult& t : lab.tests) {
+            const std::string points = graded(t) ? fraction(t.score, t.max_score) : "n/a";
+            out += "  [" + status_name(t.status) + "] " + t.name + ": " + points + (t.hidden ? " (hidden)" : "") + "\n";
+            out += indent(test_output(t), "      ");
+        }
+    }
+    return out;
+}
+
+std::string gradescope_json(const Report& r) {
+    json tests = json::array();
+    double seconds = 0;
+    for (const LabResult& lab : r.labs)
+        for (const TestResult& t : lab.tests) {
+            // Gradescope knows only passed and failed: a test that cannot run
+            // here is no failure of the student's, and at 0/0 moves no total.
+            tests.push_back({{"name", t.name},
+                             {"score", graded(t) ? t.score : 0.0},
+                             {"max_score", graded(t) ? t.max_score : 0.0},
+                             {"status", t.status == Status::Failed ? "failed" : "passed"},
+                             {"output", test_output(t)},
+                             {"visibility", t.hidden ? "after_published" : "visible"},
+                             {"tags", json::array({t.lab, t.component})}});
+            seconds += t.seconds;
+        }
+    return dump({{"score", r.score()},
+                 {"output", terminal_table(r, false)},
+                 {"visibility", "visible"},
+                 {"stdout_visibility", "hidden"},
+                 {"execution_time", seconds},
+                 {"tests", tests}});
+}
+
+std::string prairielearn_json(const Report& r) {
+    json tests = json::array();
+    for (const LabResult& lab : r.labs)
+        for (const TestResult& t : lab.tests)
+            tests.push_back({{"name", t.name},
+                             {"description", t.lab + " " + t.component + (t.hidden ? " (hidden dataset)" : "")},
+                             {"points", graded(t) ? t.score : 0.0},
+                             {"max_points", graded(t) ? t.max_score : 0.0},
+                             {"output", immediate_output(t)},
+                             {"message", status_name(t.status)}});
+    const double max = r.max_score();
+    return dump({{"gradable", true},
+                 {"score", max > 0 ? std::clamp(r.score() / max, 0.0, 1.0) : 0.0},
+                 {"message", "Total " + total_text(r)},
+                 {"output", terminal_table(r, false)},
+                 {"tests", tests}});
+}
+
+std::string junit_xml(const Report& r) {
+    struct Counts {
+        std::size_t tests = 0, failures = 0, skipped = 0;
+        double seconds = 0;
+        std::string attributes() const {
+            return " tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+                   "\" skipped=\"" + std::to_string(skipped) + "\"" + time_attribute(seconds);
+        }
+        void add(const Counts& c) {
+            tests += c.tests, failures += c.failures, skipped += c.skipped, seconds += c.seconds;
+        }
+    };
+    Counts all;
+    std::string suites;
+    for (const LabResult& lab : r.labs) {
+        Counts suite;
+        std::string cases;
+        for (const TestResult& t : lab.tests) {
+            std::string body;
+            if (t.status == Status::Failed)
+                body = "<failure message=\"score " + fraction(t.score, t.max_score) + "\">" + xml(t.output) +
+                       "</failure>";
+            else if (!graded(t))
+                body = "<skipped message=\"" + xml(test_output(t)) + "\"/>";
+            else if (!t.output.empty())
+                body = "<system-out>" + xml(t.output) + "</system-out>";
+            cases += "    <testcase classname=\"" + xml(lab.lab) + "\" name=\"" + xml(t.name) + "\"" +
+                     time_attribute(t.seconds) + (body.empty() ? "/>\n" : ">" + body + "</testcase>\n");
+            suite.add({1, t.status == Status::Failed, !graded(t), t.seconds});
+        }
+        suites += "  <testsuite name=\"" + xml(lab.lab) + "\"" + suite.attributes() + ">\n" + cases +
+                  "  </testsuite>\n";
+        all.add(suite);
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + xml("scan-labs: " + r.submission) +
+           "\"" + all.attributes() + ">\n" + suites + "</testsuites>\n";
+}
+
+std::string markdown_summary(const Report& r) {
+    std::string out =
+        "## " + md(r.submission) + ": " + total_text(r) + "\n\nGraded with " + md(environment(r)) + ".\n\n";
+    const auto rows = score_rows(r);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        out += "|";
+        for (const Cell& cell : rows[k]) out += " " + md(cell.text) + " |";
+        out += "\n";
+        if (k == 0) {  // labs left-aligned, points right
+            out += "|:--|";
+            for (std::size_t i = 1; i < rows[k].size(); ++i) out += "--:|";
+            out += "\n";
+        }
+    }
+    const auto notes = all_notes(r);
+    if (!notes.empty()) out += "\n";
+    for (const std::string& note : notes) out += "- " + md(note) + "\n";
+    for (const LabResult& lab : r.labs) {
+        std::string failed;
+        std::size_t count = 0;
+        for (const TestResult& t : lab.tests) {
+            if (t.status != Status::Failed) continue;
+            ++count;
+            failed += "**" + md(t.name) + "**: " + fraction(t.score, t.max_score) + (t.hidden ? " (hidden)" : "") +
+                      "\n\n" + md_code(truncate_lines(immediate_output(t), 60)) + "\n";
+        }
+        // Only labs with a failed test: the table already says the rest passed.
+        if (count > 0)
+            out += "\n<details><summary>" + lab.lab + ": " + std::to_string(count) + " failed test" +
+                   (count == 1 ? "" : "s") + "</summary>\n\n" + failed + "</details>\n";
+    }
+    return out;
+}
+
+std::string gradebook_csv(const std::vector<Report>& reports) {
+    std::vector<std::string> labs;
+    if (!reports.empty())
+        for (const LabResult& lab : reports[0].labs) labs.push_back(lab.lab);
+    const auto line = [](const std::vector<std::string>& fields) {
+        std::string out;
+        for (const std::string& f : fields) out += (out.empty() ? "" : ",") + csv(f);
+        return out + "\r\n";
+    };
+    std::vector<std::string> header{"student"};
+    header.insert(header.end(), labs.begin(), labs.end());
+    header.insert(header.end(), {"total", "max", "percent", "notes"});
+    std::string out = line(header);
+    for (const Report& r : reports) {
+        std::vector<std::string> row{r.submission};
+        for (const std::string& id : labs) {
+            const auto lab =
+                std::find_if(r.labs.begin(), r.labs.end(), [&](const LabResult& l) { return l.lab == id; });
+            row.push_back(lab == r.labs.end() ? "" : format_points(lab->score()));
+        }
+        std::string notes;
+        for (const std::string& note : all_notes(r)) notes += (notes.empty() ? "" : "; ") + note;
+        row.insert(row.end(), {format_points(r.score()), format_points(r.max_score()),
+                               format_points(percent(r.score(), r.max_score())), notes});
+        out += line(row);
+    }
+    return out;
+}
+
+void write_all(const Report& r, const std::string& directory) {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error) throw std::runtime_error("cannot create directory " + directory + ": " + error.message());
+    const std::pair<const char*, std::string> files[] = {
+        {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
+        {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
+        {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)}};
+    for (const auto& [name, text] : files) write_file(std::filesystem::path(directory) / name, text);
+}
+
+std::vector<std::string> check_report(const Report& r) {
+    const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); };
+    std::vector<std::string> problems;
+    for (const LabResult& lab : r.labs) {
+        for (const TestResult& t : lab.tests) {
+            const Component* c = find_component(lab, t.component);
+            if (t.lab != lab.lab) problems.push_back(t.name + ": listed under " + lab.lab + " but names " + t.lab);
+            if (graded(t) && (t.score < 0 || t.score > t.max_score))
+                problems.push_back(t.name + ": scores " + fraction(t.score, t.max_score));
+            if (graded(t) && !(c && c->gradable) && (t.score != 0 || t.max_score != 0))
+                problems.push_back(t.name + ": " + fraction(t.score, t.max_score) + " outside a gradable component");
+        }
+        for (const Component& c : lab.components) {
+            double score = 0, max = 0;
+            for (const TestResult& t : lab.tests)
+                if (t.component == c.name && graded(t)) score += t.score, max += t.max_score;
+            if (c.gradable && !(near(score, c.score) && near(max, c.max_score)))
+                problems.push_back(lab.lab + " " + c.name + ": tests sum to " + fraction(score, max) +
+                                   ", component says " + fraction(c.score, c.max_score));
+        }
+    }
+    return problems;
+}
+
+}  // namespace grader

@@ -1,0 +1,54 @@
+// What grading one submission produced: the data every output file is
+// written from (outputs.cpp). Scores are in points; a component that cannot
+// be measured here (timing without a GPU) is not gradable: it is reported as
+// such and left out of the total's denominator, never counted as zero.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace grader {
+
+enum class Status { Passed, Failed, NotGradable };
+
+// One line of feedback a student sees: one dataset class, one check.
+struct TestResult {
+    std::string name;       // "lab02 correctness: section"
+    std::string lab;        // "02-brent-kung"
+    std::string component;  // "build", "correctness", "safety", "divergence" or "timing"
+    double score = 0, max_score = 0;
+    Status status = Status::Failed;
+    bool hidden = false;  // hidden datasets: shown only after grades are published
+    std::string output;   // the feedback text: first wrong element, findings, reports
+    double seconds = 0;   // wall-clock time the test took
+};
+
+struct Component {
+    std::string name;  // as in TestResult::component
+    double score = 0, max_score = 0;
+    bool gradable = true;
+    std::string note;  // one line: why it scored what it did
+};
+
+struct LabResult {
+    std::string lab;  // "02-brent-kung"
+    bool submitted = false, built = false;
+    std::string note;                   // one line when the lab was not graded normally
+    std::vector<Component> components;  // correctness, safety, divergence, timing
+    std::vector<TestResult> tests;
+    double score() const;      // over gradable components
+    double max_score() const;  // over gradable components
+};
+
+struct Report {
+    std::string submission;  // the student's name: the submission's file or folder name
+    std::string backend;     // "emu" or "cuda"
+    std::string device;      // the emulator, or the GPU's name
+    bool sandboxed = false;
+    std::vector<std::string> notes;  // sandbox, ignored files, policies: one line each
+    std::vector<LabResult> labs;
+    double score() const;
+    double max_score() const;
+};
+
+}  // namespace grader

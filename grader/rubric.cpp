@@ -1,0 +1,120 @@
+#include "rubric.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "catalog.hpp"
+
+namespace grader {
+namespace {
+
+using nlohmann::json;
+
+// Fields are optional; a present one must have the right type.
+template <class T>
+void read(const json& obj, const char* key, T& into, const std::string& where) {
+    if (!obj.contains(key)) return;
+    try {
+        into = obj.at(key).get<T>();
+    } catch (const json::exception&) {
+        throw RubricError(where + "." + key + " has the wrong type (" + obj.at(key).type_name() + ")");
+    }
+}
+
+// The hidden datasets' seeds: SplitMix64 of the secret and the dataset's place,
+// so changing the secret changes every hidden dataset.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void read_weights(const json& obj, Weights& w, const std::string& where) {
+    read(obj, "correctness", w.correctness, where);
+    read(obj, "safety", w.safety, where);
+    read(obj, "divergence", w.divergence, where);
+    read(obj, "timing", w.timing, where);
+    for (double v : {w.correctness, w.safety, w.divergence, w.timing})
+        if (v < 0) throw RubricError(where + ": weights must not be negative");
+}
+
+}  // namespace
+
+const Weights& Rubric::weights_of(const std::string& lab) const {
+    static const Weights defaults;
+    const auto it = weights.find(lab);
+    return it == weights.end() ? defaults : it->second;
+}
+
+Rubric load_rubric(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) throw RubricError("cannot read the rubric " + path);
+    json doc;
+    try {
+        doc = json::parse(file);
+    } catch (const json::parse_error& e) {
+        throw RubricError(path + " is not valid JSON: " + e.what());
+    }
+    if (!doc.is_object()) throw RubricError(path + ": the rubric must be a JSON object");
+    Rubric r;
+    const std::string top = path;
+    read(doc, "hidden_seed", r.hidden_seed, top);
+    if (const char* secret = std::getenv("SCAN_GRADE_SECRET"); secret && *secret) {
+        char* end = nullptr;
+        r.hidden_seed = std::strtoull(secret, &end, 0);
+        if (*end != '\0') throw RubricError("SCAN_GRADE_SECRET must be an integer");
+    }
+    Weights common;
+    if (doc.contains("weights")) read_weights(doc["weights"], common, top + ".weights");
+    for (const auto& lab : catalog::labs()) r.weights[lab.id] = common;
+    if (doc.contains("labs")) {
+        if (!doc["labs"].is_object()) throw RubricError(top + ".labs must be an object");
+        for (const auto& [id, entry] : doc["labs"].items()) {
+            const std::string where = top + ".labs." + id;
+            const catalog::Lab* lab = catalog::find(id);
+            if (!lab || lab->id != id) throw RubricError(where + ": no lab " + id);
+            if (entry.contains("weights")) read_weights(entry["weights"], r.weights[id], where + ".weights");
+            std::uint64_t place = 0;
+            for (const auto& h : entry.value("hidden", json::array())) {
+                std::string dist;
+                std::size_t n = 0;
+                read(h, "dist", dist, where + ".hidden");
+                read(h, "n", n, where + ".hidden");
+                const auto d = datasets::parse_distribution(dist);
+                if (!d) throw RubricError(where + ".hidden: unknown distribution '" + dist + "' (walk1, walk4, uniform)");
+                r.hidden[id].push_back({*d, n, 0});
+                r.hidden[id].back().seed = mix(r.hidden_seed ^ mix((static_cast<std::uint64_t>(lab->id[1]) << 32) + place++));
+            }
+        }
+    }
+    const json timeouts = doc.value("timeouts", json::object());
+    read(timeouts, "build_s", r.build_timeout_s, top + ".timeouts");
+    read(timeouts, "run_base_s", r.run_base_s, top + ".timeouts");
+    read(timeouts, "run_per_million_s", r.run_per_million_s, top + ".timeouts");
+    read(timeouts, "gpu_per_million_s", r.gpu_per_million_s, top + ".timeouts");
+    read(timeouts, "give_up_after", r.give_up_after, top + ".timeouts");
+    const json div = doc.value("divergence", json::object());
+    read(div, "n", r.divergence_n, top + ".divergence");
+    read(div, "full_within", r.divergence_full_within, top + ".divergence");
+    read(div, "zero_below", r.divergence_zero_below, top + ".divergence");
+    const json timing = doc.value("timing", json::object());
+    read(timing, "n", r.timing_n, top + ".timing");
+    read(timing, "rounds", r.timing_rounds, top + ".timing");
+    read(timing, "repeats", r.timing_repeats, top + ".timing");
+    read(timing, "full_within", r.timing_full_within, top + ".timing");
+    read(timing, "zero_at", r.timing_zero_at, top + ".timing");
+    if (r.timing_zero_at <= r.timing_full_within) throw RubricError(top + ".timing: zero_at must exceed full_within");
+    if (r.timing_rounds == 0 || r.timing_repeats == 0) throw RubricError(top + ".timing: rounds and repeats must be > 0");
+    const json san = doc.value("sanitizer", json::object());
+    read(san, "n", r.sanitizer_n, top + ".sanitizer");
+    read(san, "tools", r.sanitizer_tools, top + ".sanitizer");
+    std::string no_gpu = "exclude";
+    read(doc, "no_gpu", no_gpu, top);
+    if (no_gpu != "exclude" && no_gpu != "full") throw RubricError(top + ".no_gpu must be \"exclude\" or \"full\"");
+    r.no_gpu_full_timing = no_gpu == "full";
+    return r;
+}
+
+}  // namespace grader

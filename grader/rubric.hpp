@@ -1,0 +1,44 @@
+// The rubric the instructor edits (grader/rubric.json): points per component,
+// hidden datasets, timeouts and targets. Every field has a default (README).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "generator.hpp"
+
+namespace grader {
+
+struct RubricError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Weights {
+    double correctness = 60, safety = 20, divergence = 10, timing = 10;
+};
+
+struct Rubric {
+    std::uint64_t hidden_seed = 0;  // SCAN_GRADE_SECRET overrides it
+    std::map<std::string, Weights> weights;                                   // per lab id
+    std::map<std::string, std::vector<datasets::Spec>> hidden;                // per lab id, seeds drawn here
+    double build_timeout_s = 600, run_base_s = 10, run_per_million_s = 15, gpu_per_million_s = 2;
+    unsigned give_up_after = 2;  // timeouts in one lab before its other datasets are not run
+    std::size_t divergence_n = 8192;
+    double divergence_full_within = 0.02, divergence_zero_below = 0.25;
+    std::size_t timing_n = 1 << 24;
+    unsigned timing_rounds = 5, timing_repeats = 20;
+    double timing_full_within = 1.2, timing_zero_at = 3.0;
+    std::size_t sanitizer_n = 4096;
+    std::vector<std::string> sanitizer_tools = {"racecheck", "memcheck", "initcheck", "synccheck"};
+    bool no_gpu_full_timing = false;  // "no_gpu": "exclude" (default) or "full"
+
+    const Weights& weights_of(const std::string& lab) const;
+};
+
+// Reads the rubric; throws RubricError naming the file and the field.
+Rubric load_rubric(const std::string& path);
+
+}  // namespace grader

@@ -1,0 +1,164 @@
+#include "sandbox.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+namespace grader {
+namespace {
+
+std::string find_in_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const std::size_t end = dirs.find(':', start) == std::string::npos ? dirs.size() : dirs.find(':', start);
+        const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+        start = end + 1;
+    }
+    return "";
+}
+
+std::vector<std::string> bwrap_prefix(const Sandbox& sandbox, const std::vector<std::string>& writable,
+                                      const std::vector<std::string>& visible, const std::string& cwd) {
+    // /dev is bound whole: the GPU's device files must be there.
+    std::vector<std::string> args = {find_in_path("bwrap"), "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
+                                     "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid",
+                                     "--unshare-ipc", "--die-with-parent", "--new-session"};
+    for (const auto& path : sandbox.hide) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) args.insert(args.end(), {"--tmpfs", path});
+        else if (std::filesystem::exists(path, ec)) args.insert(args.end(), {"--ro-bind", "/dev/null", path});
+    }
+    for (const auto& path : visible) args.insert(args.end(), {"--ro-bind", path, path});
+    for (const auto& path : writable) args.insert(args.end(), {"--bind", path, path});
+    args.insert(args.end(), {"--chdir", cwd, "--"});
+    return args;
+}
+
+double since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+Sandbox Sandbox::probe(bool wanted) {
+    Sandbox s;
+    if (!wanted) {
+        s.why = "switched off (--no-sandbox)";
+        return s;
+    }
+    if (find_in_path("bwrap").empty()) {
+        s.why = "bubblewrap (bwrap) is not installed";
+        return s;
+    }
+    Sandbox trial;
+    trial.enabled = true;
+    const Outcome o = run_contained({"true"}, "/", {}, Limits{10}, trial);
+    if (!o.ok()) {
+        s.why = "bubblewrap cannot create a sandbox here (" + o.describe() + ": " + o.output.substr(0, 200) + ")";
+        return s;
+    }
+    s.enabled = true;
+    return s;
+}
+
+std::string Outcome::describe() const {
+    if (!started) return "could not be started: " + output;
+    if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s and was killed";
+    if (signal) return std::string("was killed by signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")";
+    return "exited with code " + std::to_string(exit_code);
+}
+
+Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
+                      const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
+                      const std::vector<std::string>& visible) {
+    std::vector<std::string> full = sandbox.enabled ? bwrap_prefix(sandbox, writable, visible, cwd) : std::vector<std::string>{};
+    full.insert(full.end(), argv.begin(), argv.end());
+    std::vector<char*> cargs;
+    for (auto& a : full) cargs.push_back(a.data());
+    cargs.push_back(nullptr);
+    // A minimal environment: nothing of the grader's (its secret seed above all).
+    const char* path = std::getenv("PATH");
+    std::string env_path = std::string("PATH=") + (path ? path : "/usr/bin:/bin"), env_home = "HOME=" + cwd;
+    std::vector<char*> env = {env_path.data(), env_home.data(), const_cast<char*>("LC_ALL=C"), nullptr};
+
+    Outcome out;
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+        out.output = std::strerror(errno);
+        return out;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);  // its own group: a timeout kills everything it started
+        dup2(pipe_fds[1], 1);
+        dup2(pipe_fds[1], 2);
+        const int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        const rlimit fsize{limits.file_bytes, limits.file_bytes}, core{0, 0};
+        setrlimit(RLIMIT_FSIZE, &fsize);
+        setrlimit(RLIMIT_CORE, &core);
+        if (chdir(cwd.c_str()) != 0) _exit(126);
+        execvpe(cargs[0], cargs.data(), env.data());
+        std::fprintf(stderr, "cannot run %s: %s\n", cargs[0], std::strerror(errno));
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    if (pid < 0) {
+        close(pipe_fds[0]);
+        out.output = std::strerror(errno);
+        return out;
+    }
+    out.started = true;
+    setpgid(pid, pid);
+    char buffer[65536];
+    for (bool open_pipe = true; open_pipe;) {
+        const double left = limits.timeout_s - since(start);
+        if (left <= 0) {
+            out.timed_out = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
+        pollfd p{pipe_fds[0], POLLIN, 0};
+        if (poll(&p, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
+        const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
+        if (got <= 0) open_pipe = false;
+        else {
+            const std::size_t keep = std::min<std::size_t>(got, limits.output_bytes - std::min(limits.output_bytes, out.output.size()));
+            out.output.append(buffer, keep);
+            out.dropped += static_cast<std::size_t>(got) - keep;
+        }
+    }
+    close(pipe_fds[0]);
+    int status = 0;
+    // The pipe closed: wait for the exit, still within the timeout.
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (since(start) > limits.timeout_s) {
+            out.timed_out = true;
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            break;
+        }
+        usleep(2000);
+    }
+    kill(-pid, SIGKILL);  // anything it left running in its group
+    out.seconds = since(start);
+    if (!out.timed_out) {
+        if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
+    }
+    if (out.dropped) out.output += "\n[... " + std::to_string(out.dropped) + " more bytes of output dropped]\n";
+    return out;
+}
+
+}  // namespace grader

@@ -1,0 +1,44 @@
+// Running a program that contains student code: its own process group, a
+// wall-clock timeout, a cap on what it may print and write, a minimal
+// environment, and, where bubblewrap works, a sandbox: no network, the whole
+// file system read-only, the hidden paths (the reference, the rubric, the
+// grader's work) replaced by empty ones, and only the scratch folder writable.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace grader {
+
+struct Sandbox {
+    bool enabled = false;            // bubblewrap found and working
+    std::string why;                 // why not, when disabled
+    std::vector<std::string> hide;   // folders and files the program must not see
+    static Sandbox probe(bool wanted);
+};
+
+struct Limits {
+    double timeout_s = 60;
+    std::size_t output_bytes = 64 * 1024;      // kept of stdout+stderr; the rest counted, dropped
+    std::size_t file_bytes = 1ull << 30;       // RLIMIT_FSIZE: the largest file it may write
+};
+
+struct Outcome {
+    int exit_code = -1;  // when it exited
+    int signal = 0;      // when a signal ended it
+    bool timed_out = false;
+    bool started = false;
+    std::string output;  // stdout and stderr, interleaved, truncated to the limit
+    std::size_t dropped = 0;
+    double seconds = 0;
+    bool ok() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+    std::string describe() const;  // "exited with code 3", "killed by SIGSEGV", "timed out after 10 s"
+};
+
+// Runs argv in `cwd`. Inside the sandbox `writable` folders stay writable and
+// `visible` ones readable, even under a hidden folder.
+Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
+                      const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
+                      const std::vector<std::string>& visible = {});
+
+}  // namespace grader

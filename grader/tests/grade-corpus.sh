@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# grade-corpus.sh SCAN_GRADE KIT OUT: grades, as an instructor would, the
+# kit's reference, its untouched stubs, the corpus of typical mistakes (one
+# batch, two at a time), and one corpus entry as .zip and as .tar.gz; checks
+# bad input gets its exit code; then asserts every score band of bands.txt.
+# Last line: `N passed, N failed`.
+set -u
+grade=$1 kit=$2 out=$3
+work=$out/work
+rm -rf "$out" && mkdir -p "$out"
+passed=0 failed=0
+expect() {  # expect OK DESCRIPTION
+    if [ "$1" = yes ]; then passed=$((passed + 1)); echo "ok    $2"; else failed=$((failed + 1)); echo "FAIL  $2"; fi
+}
+exit_code() {  # exit_code WANT DESCRIPTION COMMAND...
+    local want=$1 what=$2; shift 2
+    "$@" >"$out/last.log" 2>&1; local rc=$?
+    [ "$rc" -eq "$want" ] && expect yes "$what: exit $rc" || { cat "$out/last.log"; expect no "$what: exit $rc, wanted $want"; }
+}
+
+exit_code 0 "the reference" "$grade" --work "$work" --out "$out/reference" --no-colour
+cat "$out/last.log"
+exit_code 0 "the untouched stubs" "$grade" "$kit/labs" --work "$work" --out "$out/stub" --no-colour
+exit_code 0 "the corpus, as a batch" "$grade" --batch "$kit/grader/tests/corpus" --jobs 2 --work "$work" --out "$out"
+cat "$out/last.log"
+grep -q '^student,' "$out/gradebook.csv" && [ "$(wc -l <"$out/gradebook.csv")" -gt 15 ] \
+    && expect yes "gradebook.csv has a row per student" || expect no "gradebook.csv has a row per student"
+
+# Archives: the same submission as .zip and .tar.gz grades the same.
+entry=lab02-missing-barrier
+(cd "$kit/grader/tests/corpus/$entry" && zip -qr "$out/$entry-zip.zip" . && tar -czf "$out/$entry-tgz.tar.gz" .)
+for archive in "$entry-zip.zip" "$entry-tgz.tar.gz"; do
+    exit_code 0 "$archive" "$grade" "$out/$archive" --lab 02 --work "$work" --out "$out/${archive%%.*}"
+done
+printf 'not an archive' >"$out/corrupt.zip"
+exit_code 0 "a corrupt archive is graded zero with a reason" "$grade" "$out/corrupt.zip" --lab 01 --work "$work" --out "$out/corrupt"
+grep -q 'not graded: .*corrupt' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \
+    || expect no "the corrupt archive's reason"
+
+# Bad usage: exit 2 and a message naming the problem.
+exit_code 2 "a missing submission" "$grade" "$out/no-such-folder"
+exit_code 2 "an unknown lab" "$grade" --lab 7
+exit_code 2 "an unknown option" "$grade" --frobnicate
+echo '{"weights": {"safety": "lots"}}' >"$out/bad-rubric.json"
+exit_code 2 "a rubric with a wrong type" "$grade" --rubric "$out/bad-rubric.json"
+grep -q 'weights.safety has the wrong type' "$out/last.log" && expect yes "the rubric error names the field" \
+    || expect no "the rubric error names the field"
+
+# The escape attempt wrote nothing outside its scratch folder (a promise
+# only the sandbox keeps: without one it is reported, not checked).
+if grep -q '^no sandbox was used' "$out/adv-write-outside/feedback.txt"; then
+    echo "not checked: adv-write-outside ran without a sandbox ($(grep '^no sandbox' "$out/adv-write-outside/feedback.txt"))"
+elif [ ! -e /tmp/scan-labs-corpus-escape.txt ] && expect yes "adv-write-outside left no file in /tmp" \
+    || { rm -f /tmp/scan-labs-corpus-escape.txt; expect no "adv-write-outside wrote /tmp/scan-labs-corpus-escape.txt"; }
+fi
+
+python3 "$kit/grader/tests/check_bands.py" "$kit/grader/tests/bands.txt" "$out" | tee "$out/bands.log" | grep -v '^[0-9]* passed'
+bands=$(tail -n 1 "$out/bands.log")
+passed=$((passed + ${bands%% passed*}))
+failed=$((failed + $(echo "$bands" | sed 's/.*, \([0-9]*\) failed/\1/')))
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,217 @@
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <stdlib.h>  // mkdtemp
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "outputs.hpp"
+
+using namespace grader;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kNasty = "got <&\"x\"> at 7 \x1b[31mwrong\x1b[0m\x01";
+
+// Appends a test and adds its points to its component (the build step has none).
+void add(LabResult& lab, const std::string& component, double score, double max, Status status,
+         bool hidden = false, const std::string& output = "") {
+    const std::string name = lab.lab.substr(0, 2) + " " + component + (hidden ? ": hidden" : ": public");
+    lab.tests.push_back({name, lab.lab, component, score, max, status, hidden, output, 0.25});
+    if (component == "build") return;
+    auto c = std::find_if(lab.components.begin(), lab.components.end(),
+                          [&](const Component& x) { return x.name == component; });
+    if (c == lab.components.end()) c = lab.components.insert(c, {component, 0, 0, status != Status::NotGradable, ""});
+    c->score += score;
+    c->max_score += max;
+}
+
+// Full marks; a failed hidden test and partial divergence; a build failure.
+// Timing is never gradable (no GPU). Total 145/270; 16 tests, 7 failed, 3 skipped.
+Report sample(const std::string& student = "Doe, Jane") {
+    Report r{student, "emu", "CPU emulator", true, {"sandbox: bubblewrap"}, {}};
+    std::string long_output;
+    for (int i = 0; i < 100; ++i) long_output += "line " + std::to_string(i) + "\n";
+    for (const char* id : {"01-kogge-stone", "02-brent-kung", "04-hierarchical"}) {
+        LabResult& lab = r.labs.emplace_back();
+        lab.lab = id;
+        lab.submitted = true;
+        lab.built = lab.lab != "04-hierarchical";
+        if (!lab.built) {
+            lab.note = "build failed: scan.cu:12: expected ';'";
+            add(lab, "build", 0, 0, Status::Failed, false, "scan.cu:12: error: expected ';'");
+        }
+        const bool first = lab.lab == "01-kogge-stone";
+        const Status ok = lab.built ? Status::Passed : Status::Failed;
+        add(lab, "correctness", lab.built ? 30 : 0, 30, ok);
+        add(lab, "correctness", first ? 30 : 0, 30, first ? Status::Passed : Status::Failed, true, kNasty);
+        add(lab, "safety", lab.built ? 20 : 0, 20, ok);
+        add(lab, "divergence", first ? 10 : lab.built ? 5 : 0, 10, first ? Status::Passed : Status::Failed, false,
+            long_output);
+        add(lab, "timing", 0, 10, Status::NotGradable, false, "no GPU on this machine");
+    }
+    return r;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+    return n;
+}
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("scores total the gradable components; check_report finds inconsistencies") {
+    Report r = sample();
+    CHECK(r.score() == 145);
+    CHECK(r.max_score() == 270);
+    CHECK(r.labs[0].max_score() == 90);  // timing's 10 points are out of the denominator
+    CHECK(check_report(r).empty());
+    r.labs[1].components[0].score += 1;
+    r.labs[1].tests.push_back({"extra", "02-brent-kung", "build", 1, 1, Status::Passed, false, "", 0});
+    CHECK(check_report(r).size() == 2);
+}
+
+TEST_CASE("points have at most two decimals") {
+    CHECK(format_points(12) == "12");
+    CHECK(format_points(12.5) == "12.5");
+    CHECK(format_points(37.0 / 3) == "12.33");
+    CHECK(format_points(59.999) == "60");
+    CHECK(format_points(-0.001) == "0");
+}
+
+TEST_CASE("Gradescope results") {
+    const Report r = sample();
+    const json j = json::parse(gradescope_json(r));
+    REQUIRE(j.at("score").is_number());
+    CHECK(j.at("output").is_string());
+    CHECK(contains(j["output"], "sandbox: bubblewrap"));
+    CHECK(j.at("visibility") == "visible");
+    CHECK(j.at("stdout_visibility") == "hidden");
+    CHECK(j.at("execution_time").get<double>() == doctest::Approx(16 * 0.25));
+    REQUIRE(j.at("tests").is_array());
+    REQUIRE(j["tests"].size() == 16);
+    const std::set<std::string> visibilities{"visible", "hidden", "after_due_date", "after_published"};
+    double sum = 0, sum_max = 0;
+    std::size_t i = 0;
+    for (const LabResult& lab : r.labs)
+        for (const TestResult& t : lab.tests) {
+            const json& g = j["tests"][i++];
+            REQUIRE(g.at("name").is_string());
+            REQUIRE(g.at("score").is_number());
+            REQUIRE(g.at("max_score").is_number());
+            REQUIRE(g.at("output").is_string());
+            CHECK((g.at("status") == "passed" || g.at("status") == "failed"));
+            CHECK(visibilities.count(g.at("visibility").get<std::string>()) == 1);
+            CHECK(g.at("tags") == json::array({t.lab, t.component}));
+            CHECK((g["visibility"] == "after_published") == t.hidden);
+            if (t.status == Status::NotGradable) {
+                CHECK(g["max_score"] == 0);
+                CHECK(g["status"] == "passed");
+                CHECK(contains(g["output"], "no GPU"));
+            }
+            sum += g["score"].get<double>();
+            sum_max += g["max_score"].get<double>();
+        }
+    CHECK(j["score"].get<double>() == doctest::Approx(sum));
+    CHECK(sum == doctest::Approx(r.score()));
+    CHECK(sum_max == doctest::Approx(r.max_score()));
+    CHECK(!contains(j.dump(), "\\u001b"));
+}
+
+TEST_CASE("PrairieLearn results") {
+    const json j = json::parse(prairielearn_json(sample()));
+    CHECK(j.at("gradable") == true);
+    CHECK(j.at("score").get<double>() == doctest::Approx(145.0 / 270));
+    CHECK(j.at("message").is_string());
+    CHECK(j.at("output").is_string());
+    REQUIRE(j.at("tests").size() == 16);
+    for (const json& t : j["tests"]) {
+        for (const char* key : {"name", "description", "output", "message"}) CHECK(t.at(key).is_string());
+        CHECK(t.at("points").is_number());
+        CHECK(t.at("max_points").is_number());
+        CHECK(!contains(t["output"], "got <"));  // hidden output withheld
+    }
+    CHECK(json::parse(prairielearn_json(Report{})).at("score") == 0);
+}
+
+TEST_CASE("JUnit XML") {
+    const std::string x = junit_xml(sample());
+    CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) == 0);
+    CHECK(contains(x, "<testsuites name=\"scan-labs: Doe, Jane\" tests=\"16\" failures=\"7\" skipped=\"3\""));
+    CHECK(contains(x, "<testsuite name=\"02-brent-kung\" tests=\"5\" failures=\"2\" skipped=\"1\""));
+    CHECK(count(x, "<testsuite ") == 3);
+    CHECK(count(x, "<testcase ") == 16);
+    CHECK(count(x, "<failure ") == 7);
+    CHECK(count(x, "<skipped ") == 3);
+    CHECK(contains(x, "<failure message=\"score 0/30\">got &lt;&amp;&quot;x&quot;&gt; at 7 wrong</failure>"));
+    CHECK(x.find('\x1b') == std::string::npos);
+    CHECK(x.find('\x01') == std::string::npos);
+    // Invalid UTF-8 is replaced, XML-forbidden characters dropped.
+    Report r = sample();
+    r.labs[0].tests[0].output = "a\xff\x02z";
+    CHECK(contains(junit_xml(r), "<system-out>a\xef\xbf\xbdz</system-out>"));
+}
+
+TEST_CASE("Markdown summary") {
+    const std::string m = markdown_summary(sample());
+    CHECK(m.rfind("## Doe, Jane: 145/270 (53.7%)\n", 0) == 0);
+    CHECK(contains(m, "| 01-kogge-stone | 60/60 | 20/20 | 10/10 | n/a | 90/90 |"));
+    CHECK(contains(m, "- 04-hierarchical: build failed: scan.cu:12: expected ';'"));
+    CHECK(count(m, "<details>") == 2);  // the labs with failed tests
+    CHECK(contains(m, "line 59\n... (40 more lines)\n```"));
+    CHECK(!contains(m, "line 60"));
+    CHECK(!contains(m, "got <"));  // hidden output withheld
+}
+
+TEST_CASE("gradebook CSV") {
+    Report other = sample("O\"Neil");
+    other.labs.pop_back();
+    const std::string c = gradebook_csv({sample(), other});
+    CHECK(c.rfind("student,01-kogge-stone,02-brent-kung,04-hierarchical,total,max,percent,notes\r\n", 0) == 0);
+    CHECK(contains(c, "\r\n\"Doe, Jane\",90,55,0,145,270,53.7,sandbox: bubblewrap; 04-hierarchical: build"));
+    CHECK(contains(c, "\r\n\"O\"\"Neil\",90,55,,145,180,80.56,sandbox: bubblewrap\r\n"));
+    CHECK(count(c, "\r\n") == 3);
+}
+
+TEST_CASE("terminal table and feedback text") {
+    const Report r = sample();
+    const std::string plain = terminal_table(r, false);
+    CHECK(plain.find('\x1b') == std::string::npos);
+    CHECK(contains(plain, "n/a"));
+    CHECK(contains(plain, "145/270 (53.7%)"));
+    CHECK(contains(plain, "\nsandbox: bubblewrap\n"));
+    const std::string coloured = terminal_table(r, true);
+    for (const char* sgr : {"\x1b[32m", "\x1b[33m", "\x1b[31m", "\x1b[2m"}) CHECK(contains(coloured, sgr));
+    const std::string feedback = feedback_text(r);
+    CHECK(contains(feedback, "  [failed] 02 correctness: hidden: 0/30 (hidden)\n      got <&\"x\"> at 7 wrong\n"));
+    CHECK(contains(feedback, "[not graded] 01 timing: public: n/a\n      Not graded: no GPU on this machine\n"));
+    CHECK(feedback.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("write_all writes six files and throws naming what failed") {
+    char tmp[] = "/tmp/test-outputs-XXXXXX";
+    REQUIRE(mkdtemp(tmp) != nullptr);
+    const Report r = sample();
+    const fs::path dir = fs::path(tmp) / "out";  // missing: write_all creates it
+    write_all(r, dir.string());
+    for (const char* name :
+         {"results.json", "prairielearn.json", "junit.xml", "summary.md", "feedback.txt", "table.txt"})
+        CHECK(fs::file_size(dir / name) > 0);
+    std::ostringstream json_file;
+    json_file << std::ifstream(dir / "results.json").rdbuf();
+    CHECK(json_file.str() == gradescope_json(r));
+    CHECK_THROWS_WITH_AS(write_all(r, (dir / "table.txt" / "sub").string()), doctest::Contains("table.txt/sub"),
+                         std::runtime_error);
+    fs::create_directories(fs::path(tmp) / "blocked" / "junit.xml");
+    CHECK_THROWS_WITH_AS(write_all(r, (fs::path(tmp) / "blocked").string()), doctest::Contains("junit.xml"),
+                         std::runtime_error);
+    fs::remove_all(tmp);
+}

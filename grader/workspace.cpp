@@ -1,0 +1,132 @@
+#include "workspace.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace grader {
+namespace {
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The kit without what students must not see or need not build.
+void copy_kit(const fs::path& kit, const fs::path& to) {
+    fs::create_directories(to);
+    for (auto it = fs::recursive_directory_iterator(kit); it != fs::recursive_directory_iterator(); ++it) {
+        const fs::path rel = fs::relative(it->path(), kit);
+        const std::string top = rel.begin()->string();
+        if (top == "reference" || top == "grader" || top[0] == '.' || top.rfind("build", 0) == 0) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (it->is_directory()) fs::create_directories(to / rel);
+        else if (it->is_regular_file() && (!fs::exists(to / rel) || read_file(it->path()) != read_file(to / rel)))
+            fs::copy_file(it->path(), to / rel, fs::copy_options::overwrite_existing);  // unchanged: ninja keeps it
+    }
+}
+
+// The first compiler errors of a build log, with the workspace's paths cut.
+std::string first_errors(const std::string& log, const std::string& prefix) {
+    std::istringstream in(log);
+    std::string line, out;
+    int kept = 0;
+    for (bool in_error = false; std::getline(in, line) && kept < 12;) {
+        for (std::size_t at; (at = line.find(prefix)) != std::string::npos;) line.erase(at, prefix.size());
+        if (line.find("error") != std::string::npos) in_error = true;
+        else if (line.rfind("[", 0) == 0 || line.rfind("ninja:", 0) == 0 || line.rfind("FAILED", 0) == 0) in_error = false;
+        if (in_error) {
+            out += line + "\n";
+            ++kept;
+        }
+    }
+    return out.empty() ? log.substr(log.size() > 3000 ? log.size() - 3000 : 0) : out;
+}
+
+std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
+                                    const std::string& solution) {
+    return {"meson", "setup", build, source, "-Dsolution=" + solution, "-Dscan_backend=" + backend,
+            "-Dgpu_arch=" + std::string(backend == "cuda" ? "native" : "portable")};
+}
+
+}  // namespace
+
+Workspace::Workspace(std::string dir, std::string kit, std::string backend, double timeout_s)
+    : dir_(std::move(dir)), kit_(std::move(kit)), backend_(std::move(backend)), timeout_s_(timeout_s) {}
+
+std::string Workspace::runner(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-run"; }
+
+BuildResult Workspace::configure(const Sandbox& sandbox) {
+    // A workspace left by an earlier run is brought up to date, not rebuilt.
+    fs::create_directories(scratch());
+    copy_kit(kit_, dir_ + "/kit");
+    if (fs::exists(dir_ + "/build/build.ninja")) {
+        configured_ = true;
+        return {true, "", 0};
+    }
+    fs::remove_all(dir_ + "/build");
+    const Outcome o = run_contained(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, {dir_},
+                                    Limits{timeout_s_}, sandbox);
+    BuildResult r{o.ok(), o.ok() ? "" : "meson setup " + o.describe() + ":\n" + first_errors(o.output, dir_ + "/kit/"),
+                  o.seconds};
+    configured_ = r.ok;
+    return r;
+}
+
+BuildResult Workspace::build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox) {
+    if (!configured_) {
+        const BuildResult r = configure(sandbox);
+        if (!r.ok) return r;
+    }
+    const std::string target = dir_ + "/kit/labs/" + lab.id + "/scan.cu";
+    fs::copy_file(file, target, fs::copy_options::overwrite_existing);
+    fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new
+    fs::remove(runner(lab));  // a failed build must not leave the last submission's runner
+    const Outcome o = run_contained({"ninja", "-C", dir_ + "/build", "labs/" + lab.suite + "-run"}, dir_, {dir_},
+                                    Limits{timeout_s_}, sandbox);
+    BuildResult r{o.ok() && fs::exists(runner(lab)), "", o.seconds};
+    if (!r.ok)
+        r.errors = (o.timed_out ? "the build " + o.describe() + "\n" : "") + first_errors(o.output, dir_ + "/kit/");
+    return r;
+}
+
+std::string reference_runner(const std::string& work, const std::string& kit, const std::string& backend,
+                             const catalog::Lab& lab, double timeout_s) {
+    static std::mutex mutex;  // batch workers share one reference build
+    std::lock_guard<std::mutex> lock(mutex);
+    const std::string build = work + "/reference-" + backend;
+    const Sandbox none;
+    if (!fs::exists(build + "/build.ninja")) {
+        const Outcome o = run_contained(setup_args(build, kit, backend, "reference"), work, {}, Limits{timeout_s}, none);
+        if (!o.ok()) throw std::runtime_error("the reference does not configure: " + o.output.substr(0, 3000));
+    }
+    const Outcome o = run_contained({"ninja", "-C", build, "labs/" + lab.suite + "-run"}, work, {}, Limits{timeout_s}, none);
+    if (!o.ok()) throw std::runtime_error("the reference of " + lab.id + " does not build: " + first_errors(o.output, kit + "/"));
+    return build + "/labs/" + lab.suite + "-run";
+}
+
+std::string source_policy(const std::string& source) {
+    static const std::vector<std::pair<std::regex, std::string>> rules = {
+        {std::regex(R"(#\s*include\s*["<]\s*(/|[^">]*\.\.))"),
+         "#include of a path outside the lab folder (only \"scan.hpp\", the lab's own headers and system headers)"},
+        {std::regex(R"(\bincbin\b|#\s*embed\b)"), "embedding another file (.incbin, #embed)"},
+        {std::regex(R"(\bsimt\s*::|__tsan_|__sanitizer_|__wrap_|__real_|\bharness\s*::|\bdevice\s*::)"),
+         "reaching into the emulator, the runner or the allocation wrappers (simt::, harness::, device::, "
+         "__tsan_, __sanitizer_, __wrap_, __real_)"},
+    };
+    std::istringstream in(source);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number)
+        for (const auto& [pattern, what] : rules)
+            if (std::regex_search(line, pattern)) return "scan.cu:" + std::to_string(number) + ": " + what;
+    return "";
+}
+
+}  // namespace grader

@@ -1,0 +1,50 @@
+// Where a submission is built: a pristine copy of the kit (no reference/, no
+// grader/) with the student's scan.cu files put in, configured once with
+// Meson and rebuilt per lab with Ninja, so a batch recompiles only the lab
+// files. The reference is built from the kit itself, once per work folder.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "catalog.hpp"
+#include "sandbox.hpp"
+
+namespace grader {
+
+struct BuildResult {
+    bool ok = false;
+    std::string errors;  // the compiler's first errors, paths relative to the kit
+    double seconds = 0;
+};
+
+class Workspace {
+public:
+    // dir: this workspace's folder under the grader's work folder.
+    Workspace(std::string dir, std::string kit, std::string backend, double timeout_s);
+    const std::string& backend() const { return backend_; }
+    std::string scratch() const { return dir_ + "/scratch"; }
+    const std::string& dir() const { return dir_; }
+
+    // Copies the kit (first use) and configures the build; puts `file` in as the lab's scan.cu and builds its runner.
+    BuildResult build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox);
+    std::string runner(const catalog::Lab& lab) const;
+
+private:
+    BuildResult configure(const Sandbox& sandbox);
+    std::string dir_, kit_, backend_;
+    double timeout_s_;
+    bool configured_ = false;
+};
+
+// Builds the reference's runners for `backend` in work/reference-<backend>
+// (reused when present); throws std::runtime_error with the build's errors.
+std::string reference_runner(const std::string& work, const std::string& kit, const std::string& backend,
+                             const catalog::Lab& lab, double timeout_s);
+
+// The source rules a lab file must meet before it is compiled: no #include
+// outside the lab's folder and system headers, no reaching into the emulator,
+// the runner or the linker's wrappers. Returns the first broken rule, or "".
+std::string source_policy(const std::string& source);
+
+}  // namespace grader

@@ -1,0 +1,164 @@
+#include "observation.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "compare.hpp"
+
+namespace harness {
+
+std::vector<float> guarded(std::vector<float> in) {
+    in.resize(in.size() + kGuard, kInputGuard);
+    return in;
+}
+
+std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
+                         bool exact, const std::string& function) {
+    if (!seen.error.empty())
+        return {{"no_device_error", false, seen.error}};
+    const std::size_t n = input.size();
+    std::vector<Check> checks;
+
+    const std::vector<float> before = guarded(input);
+    std::string changed;
+    for (std::size_t i = 0; i < before.size() && changed.empty(); ++i)
+        if (std::memcmp(&before[i], &seen.in_after[i], sizeof(float)) != 0)
+            changed = (i < n ? "in[" + std::to_string(i) + "]" : "guard element in[n + " + std::to_string(i - n) + "]") +
+                      " changed";
+    checks.push_back({"input_unchanged", changed.empty(), "the input must not be modified: " + changed});
+
+    std::string overrun;
+    for (std::size_t i = n; i < seen.out.size() && overrun.empty(); ++i)
+        if (!compare::is_poison(seen.out[i])) overrun = "out[n + " + std::to_string(i - n) + "] written";
+    checks.push_back({"nothing_written_past_n", overrun.empty(),
+                      "wrote past the end of the output (n = " + std::to_string(n) + "): " + overrun});
+
+    std::string found;
+    for (const auto& f : seen.findings) found += "\n  " + f;
+    checks.push_back({"backend_checks_clean", seen.findings.empty(),
+                      "the emulator's checks failed (even where the values came out right):" + found});
+
+    checks.push_back({"temporaries_freed", seen.leaked_bytes == 0,
+                      "device memory leaked: " + std::to_string(seen.leaked_bytes) + " bytes in " +
+                          std::to_string(seen.leaked_allocations) + " allocation(s) still live after " + function +
+                          " returned; cudaFree every temporary"});
+
+    const std::vector<float> out(seen.out.begin(), seen.out.begin() + static_cast<std::ptrdiff_t>(n));
+    const compare::Result r = compare::compare(input, out, spec, exact);
+    checks.push_back({"outputs_match", r.ok(), r.report});
+    return checks;
+}
+
+// The file: a magic line, then fields as (tag, size, bytes) records. Every
+// size is checked against what is left, so a truncated or forged file is
+// rejected with a reason rather than read out of bounds.
+namespace {
+
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '1'};
+
+struct Writer {
+    std::string bytes{kMagic, sizeof kMagic};
+    void raw(const void* p, std::size_t size) { bytes.append(static_cast<const char*>(p), size); }
+    void u64(std::uint64_t v) { raw(&v, sizeof v); }
+    void str(const std::string& s) {
+        u64(s.size());
+        raw(s.data(), s.size());
+    }
+    template <class T>
+    void vec(const std::vector<T>& v) {
+        u64(v.size());
+        raw(v.data(), v.size() * sizeof(T));
+    }
+};
+
+struct Reader {
+    std::string bytes;
+    std::size_t at = sizeof kMagic;
+    void raw(void* p, std::size_t size) {
+        if (size > bytes.size() - at) throw std::runtime_error("the result file is truncated or corrupt");
+        std::memcpy(p, bytes.data() + at, size);
+        at += size;
+    }
+    std::uint64_t u64() {
+        std::uint64_t v;
+        raw(&v, sizeof v);
+        return v;
+    }
+    std::string str() {
+        const std::uint64_t size = u64();
+        if (size > bytes.size() - at) throw std::runtime_error("the result file is truncated or corrupt");
+        std::string s(bytes.data() + at, size);
+        at += size;
+        return s;
+    }
+    template <class T>
+    std::vector<T> vec() {
+        const std::uint64_t count = u64();
+        if (count > (bytes.size() - at) / sizeof(T)) throw std::runtime_error("the result file is truncated or corrupt");
+        std::vector<T> v(count);
+        raw(v.data(), count * sizeof(T));
+        return v;
+    }
+};
+
+}  // namespace
+
+void write_observation(const std::string& path, const Observation& seen) {
+    Writer w;
+    w.u64(seen.n);
+    w.vec(seen.in_after);
+    w.vec(seen.out);
+    w.u64(seen.leaked_bytes);
+    w.u64(seen.leaked_allocations);
+    w.u64(seen.findings.size());
+    for (const auto& f : seen.findings) w.str(f);
+    w.str(seen.error);
+    w.u64(seen.sticky);
+    w.u64(seen.divergence.size());
+    for (const auto& d : seen.divergence) {
+        w.str(d.kernel);
+        w.u64(d.lane_visits);
+        w.u64(d.warp_visits);
+        w.u64(d.divergent);
+        w.str(d.report);
+    }
+    w.vec(seen.times_ms);
+    std::ofstream file(path, std::ios::binary);
+    file.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
+    if (!file.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+Observation read_observation(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw std::runtime_error("no result file was written");
+    Reader r{std::string(std::istreambuf_iterator<char>(file), {})};
+    if (r.bytes.size() < sizeof kMagic || std::memcmp(r.bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw std::runtime_error("the result file is not a scan-labs observation");
+    Observation seen;
+    seen.n = r.u64();
+    seen.in_after = r.vec<float>();
+    seen.out = r.vec<float>();
+    if (seen.in_after.size() != seen.n + kGuard || seen.out.size() != seen.n + kGuard)
+        throw std::runtime_error("the result file's arrays do not match its n");
+    seen.leaked_bytes = r.u64();
+    seen.leaked_allocations = r.u64();
+    for (std::uint64_t i = 0, count = r.u64(); i < count; ++i) seen.findings.push_back(r.str());
+    seen.error = r.str();
+    seen.sticky = r.u64() != 0;
+    for (std::uint64_t i = 0, count = r.u64(); i < count; ++i) {
+        KernelDivergence d;
+        d.kernel = r.str();
+        d.lane_visits = r.u64();
+        d.warp_visits = r.u64();
+        d.divergent = static_cast<unsigned>(r.u64());
+        d.report = r.str();
+        seen.divergence.push_back(std::move(d));
+    }
+    seen.times_ms = r.vec<double>();
+    if (r.at != r.bytes.size()) throw std::runtime_error("the result file has trailing bytes");
+    return seen;
+}
+
+}  // namespace harness

@@ -1,0 +1,58 @@
+// One run of a lab function on one input, as the device left it, and the
+// rules it is judged by. The suite observes and judges in one process; the
+// grader's runner (run_main.cpp) only observes and writes the observation to a
+// file, and the grader judges it against the input and answer it made itself.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "scan_spec.hpp"
+
+namespace harness {
+
+// Elements after n in both buffers, checked to be left as they were.
+constexpr std::size_t kGuard = 64;
+// What the input's guard elements hold: huge, so a kernel that reads past n
+// and lets it into a real output fails loudly.
+constexpr float kInputGuard = 1.0e30f;
+
+struct KernelDivergence {
+    std::string kernel;
+    unsigned long long lane_visits = 0, warp_visits = 0;
+    unsigned divergent = 0;
+    std::string report;
+};
+
+struct Observation {
+    std::size_t n = 0;
+    std::vector<float> in_after, out;  // n + kGuard elements each
+    std::size_t leaked_bytes = 0, leaked_allocations = 0;
+    std::vector<std::string> findings;  // the backend's checks (the emulator's), one per line
+    std::string error;                  // a device error, if the run hit one
+    bool sticky = false;                // ... that leaves the device unusable
+    std::vector<KernelDivergence> divergence;  // per launch, when traced
+    std::vector<double> times_ms;              // timed repetitions, when asked for
+};
+
+// The input as uploaded: n values then kGuard guard elements.
+std::vector<float> guarded(std::vector<float> in);
+
+struct Check {
+    std::string rule;  // outputs_match, input_unchanged, nothing_written_past_n,
+                       // temporaries_freed, backend_checks_clean, no_device_error
+    bool ok = true;
+    std::string message;  // why it failed, for a person
+};
+
+// Every rule for one observation of `function` on `input` (n values, no guard).
+std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
+                         bool exact, const std::string& function);
+
+// The runner's result file. read_observation throws std::runtime_error naming
+// what is wrong with a missing, short or corrupt file.
+void write_observation(const std::string& path, const Observation& seen);
+Observation read_observation(const std::string& path);
+
+}  // namespace harness

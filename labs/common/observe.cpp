@@ -1,0 +1,61 @@
+#include "observe.hpp"
+
+#include "compare.hpp"
+#include "device.hpp"
+
+namespace harness {
+namespace {
+
+struct Buffers {
+    float* in = nullptr;
+    float* out = nullptr;
+    ~Buffers() {
+        try {
+            device::release(in);
+            device::release(out);
+        } catch (const device::Error&) {
+            // The context is already broken; the error was recorded where it happened.
+        }
+    }
+};
+
+}  // namespace
+
+Observation observe(const LabFunction& fn, const std::vector<float>& input, unsigned timed_repeats) {
+    const std::vector<float> in = guarded(input);
+    Observation seen;
+    seen.n = input.size();
+    seen.out.assign(in.size(), compare::poison());
+    seen.in_after.assign(in.size(), 0.0f);
+    try {
+        Buffers buf;
+        buf.in = device::alloc(in.size());
+        buf.out = device::alloc(in.size());
+        device::upload(buf.in, in.data(), in.size());
+        device::upload(buf.out, seen.out.data(), in.size());
+        const device::Usage before = device::in_use();
+        device::take_findings();  // only what this call causes counts
+        fn.run(buf.in, buf.out, seen.n);
+        device::check_after(fn.name.c_str());
+        for (const auto& f : device::take_findings()) seen.findings.push_back(f);
+        const device::Usage after = device::in_use();
+        if (after.bytes > before.bytes) {
+            seen.leaked_bytes = after.bytes - before.bytes;
+            seen.leaked_allocations = after.allocations - before.allocations;
+        }
+        for (auto& d : device::take_divergence())
+            seen.divergence.push_back({d.kernel, d.lane_visits, d.warp_visits, d.divergent, std::move(d.report)});
+        device::download(seen.in_after.data(), buf.in, in.size());
+        device::download(seen.out.data(), buf.out, in.size());
+        for (unsigned i = 0; i < timed_repeats; ++i) {
+            seen.times_ms.push_back(device::time_ms([&] { fn.run(buf.in, buf.out, seen.n); }));
+            device::check_after(fn.name.c_str());
+        }
+    } catch (const device::Error& e) {
+        seen.error = e.what();
+        seen.sticky = e.sticky();
+    }
+    return seen;
+}
+
+}  // namespace harness

@@ -1,0 +1,17 @@
+// Runs a lab function on the device: the one place that uploads, calls,
+// checks for errors and downloads, for the suite and for the grader's runner.
+#pragma once
+
+#include <vector>
+
+#include "lab.hpp"
+#include "observation.hpp"
+
+namespace harness {
+
+// One call of fn on `input` (n values; the guard is added here). A device
+// error is caught and recorded in the observation, not thrown. With
+// timed_repeats > 0 the call is then repeated that many times, each timed.
+Observation observe(const LabFunction& fn, const std::vector<float>& input, unsigned timed_repeats = 0);
+
+}  // namespace harness
