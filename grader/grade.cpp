@@ -240,6 +240,13 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     Workspace* emu = nullptr;
     for (auto& ws : slot.workspaces)
         if (ws->backend() == "emu") emu = ws.get();
+    if (!emu) {  // --backend cuda: the metric is the emulator's
+        TestResult t = make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, 0,
+                                 "not gradable here: control divergence is measured by the emulator (--backend auto)");
+        t.status = Status::NotGradable;
+        out.tests.push_back(t);
+        return {"divergence", 0, weight, false, "needs the emulator"};
+    }
     const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
@@ -347,15 +354,17 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
     LabResult out;
     out.lab = lab.id;
     const Weights& w = ctx.rubric.weights_of(lab.id);
-    const bool timing_counts = ctx.backends.size() > 1 || ctx.rubric.no_gpu_full_timing;
-    const double lab_max = w.correctness + w.safety + w.divergence + (timing_counts ? w.timing : 0);
+    const bool has_cuda = std::find(ctx.backends.begin(), ctx.backends.end(), "cuda") != ctx.backends.end();
+    const bool has_emu = std::find(ctx.backends.begin(), ctx.backends.end(), "emu") != ctx.backends.end();
+    const bool timing_counts = has_cuda || ctx.rubric.no_gpu_full_timing;
+    const double lab_max = w.correctness + w.safety + (has_emu ? w.divergence : 0) + (timing_counts ? w.timing : 0);
     // A lab not submitted, rejected or not compiling: every component zero.
     const auto fail_whole = [&](const std::string& name, const std::string& note, const std::string& output) {
         out.note = note;
         out.tests.push_back(make_test(lab.id, lab, "build", name, 0, lab_max, output));
         out.components = {{"correctness", 0, w.correctness, true, note},
                           {"safety", 0, w.safety, true, note},
-                          {"divergence", 0, w.divergence, true, note},
+                          {"divergence", 0, w.divergence, has_emu, note},
                           {"timing", 0, w.timing, timing_counts, note}};
         return out;
     };
@@ -438,7 +447,7 @@ Slot make_slot(Context& ctx, unsigned index) {
 Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     Report report;
     report.submission = sub.name;
-    report.backend = ctx.backends.size() > 1 ? "emu+cuda" : "emu";
+    for (const auto& b : ctx.backends) report.backend += (report.backend.empty() ? "" : "+") + b;
     report.device = ctx.device;
     report.sandboxed = ctx.sandbox.enabled;
     report.notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"

@@ -31,7 +31,8 @@ options:
   --rubric FILE    points, hidden datasets, targets (default: the kit's grader/rubric.json)
   --kit DIR        the kit's source tree (default: the one this scan-grade was built from)
   --lab N          grade only this lab (01, lab02, 03-exclusive, ...); repeatable
-  --backend B      auto (default: the emulator, plus CUDA where a GPU is usable) or emu
+  --backend B      auto (default: the emulator, plus CUDA where a GPU is usable), emu, or cuda
+                   (the GPU alone, where the emulator cannot be built: no divergence component)
   --jobs N         --batch: submissions built and run at once (default 2); GPU work never overlaps
   --no-sandbox     run student code without bubblewrap even where it works
   --colour/--no-colour  colour the terminal table (default: when stdout is a terminal)
@@ -135,7 +136,7 @@ int main(int argc, char** argv) {
         else return usage("more than one submission given: " + submission + ", " + arg);
     }
     if (!batch.empty() && !submission.empty()) return usage("give a SUBMISSION or --batch FOLDER, not both");
-    if (backend != "auto" && backend != "emu") return usage("--backend takes auto or emu");
+    if (backend != "auto" && backend != "emu" && backend != "cuda") return usage("--backend takes auto, emu or cuda");
     if (!fs::is_regular_file(ctx.kit + "/meson.build") || !fs::is_directory(ctx.kit + "/reference"))
         return usage("not a scan-labs kit with its reference/: " + ctx.kit + " (--kit)");
     if (rubric_path.empty()) rubric_path = ctx.kit + "/grader/rubric.json";
@@ -156,8 +157,10 @@ int main(int argc, char** argv) {
     ctx.kit = fs::canonical(ctx.kit).string();
     ctx.work = work;
     ctx.backends = {"emu"};
-    if (backend == "auto" && gpu_usable(ctx.device)) ctx.backends.push_back("cuda");
-    else if (backend == "emu") ctx.device = "no GPU backend: --backend emu";
+    if (backend == "emu") ctx.device = "no GPU backend: --backend emu";
+    else if (gpu_usable(ctx.device)) ctx.backends.push_back("cuda");
+    else if (backend == "cuda") return usage("--backend cuda needs a usable GPU: " + ctx.device);
+    if (backend == "cuda") ctx.backends = {"cuda"};  // no emulator: no divergence, no emulator checks
     ctx.sandbox = Sandbox::probe(sandbox);
     ctx.sandbox.hide = {ctx.kit + "/reference", ctx.kit + "/grader", fs::absolute(rubric_path).string(), work};
 

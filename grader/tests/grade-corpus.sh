@@ -34,7 +34,7 @@ for archive in "$entry-zip.zip" "$entry-tgz.tar.gz"; do
 done
 printf 'not an archive' >"$out/corrupt.zip"
 exit_code 0 "a corrupt archive is graded zero with a reason" "$grade" "$out/corrupt.zip" --lab 01 --work "$work" --out "$out/corrupt"
-grep -q 'not graded: .*corrupt' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \
+grep -q 'not graded: cannot open .*corrupt.zip' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \
     || expect no "the corrupt archive's reason"
 
 # Bad usage: exit 2 and a message naming the problem.
@@ -50,8 +50,11 @@ grep -q 'weights.safety has the wrong type' "$out/last.log" && expect yes "the r
 # only the sandbox keeps: without one it is reported, not checked).
 if grep -q '^no sandbox was used' "$out/adv-write-outside/feedback.txt"; then
     echo "not checked: adv-write-outside ran without a sandbox ($(grep '^no sandbox' "$out/adv-write-outside/feedback.txt"))"
-elif [ ! -e /tmp/scan-labs-corpus-escape.txt ] && expect yes "adv-write-outside left no file in /tmp" \
-    || { rm -f /tmp/scan-labs-corpus-escape.txt; expect no "adv-write-outside wrote /tmp/scan-labs-corpus-escape.txt"; }
+elif [ ! -e /tmp/scan-labs-corpus-escape.txt ]; then
+    expect yes "adv-write-outside left no file in /tmp"
+else
+    rm -f /tmp/scan-labs-corpus-escape.txt
+    expect no "adv-write-outside wrote /tmp/scan-labs-corpus-escape.txt"
 fi
 
 python3 "$kit/grader/tests/check_bands.py" "$kit/grader/tests/bands.txt" "$out" | tee "$out/bands.log" | grep -v '^[0-9]* passed'
