@@ -173,6 +173,13 @@ void run_unit(Context& ctx, Slot& slot, LabState& state, Unit& unit) {
     if (unit.passed) unit.feedback = "ok    " + what + "\n";
 }
 
+// The slot's workspace for `backend`; nullptr when it is not graded on it.
+Workspace* workspace_for(Slot& slot, const std::string& backend) {
+    for (auto& ws : slot.workspaces)
+        if (ws->backend() == backend) return ws.get();
+    return nullptr;
+}
+
 TestResult make_test(const std::string& lab, const catalog::Lab& info, const std::string& component,
                      const std::string& name, double score, double max, const std::string& output) {
     TestResult t;
@@ -188,9 +195,7 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
 
 // Sanitizer runs on the GPU at a small n: each tool's findings into its category.
 void sanitize(Context& ctx, Slot& slot, LabState& state) {
-    Workspace* cuda = nullptr;
-    for (auto& ws : slot.workspaces)
-        if (ws->backend() == "cuda") cuda = ws.get();
+    Workspace* cuda = workspace_for(slot, "cuda");
     if (!cuda) return;
     const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
     std::lock_guard<std::mutex> lock(ctx.gpu);
@@ -237,9 +242,7 @@ double efficiency(const harness::Observation& seen) {
 
 Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const double weight = ctx.rubric.weights_of(state.lab->id).divergence;
-    Workspace* emu = nullptr;
-    for (auto& ws : slot.workspaces)
-        if (ws->backend() == "emu") emu = ws.get();
+    Workspace* emu = workspace_for(slot, "emu");
     if (!emu) {  // --backend cuda: the metric is the emulator's
         TestResult t = make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, 0,
                                  "not gradable here: control divergence is measured by the emulator (--backend auto)");
@@ -251,9 +254,9 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
     std::string text;
+    const std::string reference = reference_runner(ctx.work, ctx.kit, "emu", *state.lab, ctx.rubric.build_timeout_s);
+    const double timeout = run_timeout(ctx, "emu", spec.n);
     for (const auto& fn : state.lab->functions) {
-        const std::string reference = reference_runner(ctx.work, ctx.kit, "emu", *state.lab, ctx.rubric.build_timeout_s);
-        const double timeout = run_timeout(ctx, "emu", spec.n);
         const Run mine = run_runner(ctx, emu->scratch(), {emu->runner(*state.lab)}, fn.name, input, timeout, true, {"--divergence"});
         const Run ref = run_runner(ctx, emu->scratch(), {reference}, fn.name, input, timeout, false, {"--divergence"});
         if (!ref.ok) throw std::runtime_error("the reference's divergence run failed: " + ref.problem);
@@ -287,9 +290,7 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
 Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
-    Workspace* cuda = nullptr;
-    for (auto& ws : slot.workspaces)
-        if (ws->backend() == "cuda") cuda = ws.get();
+    Workspace* cuda = workspace_for(slot, "cuda");
     if (!cuda) {
         const std::string why = "not gradable here: " + ctx.device;
         TestResult t = make_test(state.lab->id, *state.lab, "timing", "timing", 0, 0, why);
