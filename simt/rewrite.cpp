@@ -181,10 +181,26 @@ std::string register_shared(const std::string& s, const std::vector<bool>& code)
     return out + s.substr(copied);
 }
 
+// `__noinline__` becomes GCC's attribute here, in the lab's code only: as a
+// macro it would also rewrite `__attribute__((__noinline__))` in the system
+// headers included after the shim (GCC 13's <memory> has one), breaking them.
+std::string rewrite_noinline(const std::string& s, const std::vector<bool>& code) {
+    static const std::string word = "__noinline__";
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t pos = s.find(word); pos != std::string::npos; pos = s.find(word, pos + word.size())) {
+        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + word.size()])) continue;
+        out += s.substr(copied, pos - copied) + "__attribute__((noinline))";
+        copied = pos + word.size();
+    }
+    return out + s.substr(copied);
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
-    std::string s = rewrite_extern_shared(source, code_mask(source), path);
+    std::string s = rewrite_noinline(source, code_mask(source));
+    s = rewrite_extern_shared(s, code_mask(s), path);
     s = register_shared(s, code_mask(s));
     s = rewrite_launches(s, code_mask(s), path);
     std::string escaped;

@@ -227,3 +227,8 @@ void launch_warp_kernels(int* out, unsigned* counters, unsigned which) {
 __global__ void writes_host(int* out) { out[threadIdx.x] = 1; }  // line 227
 
 void launch_writes_host(int* host_out) { writes_host<<<1, 8>>>(host_out); }
+
+// A __noinline__ helper, then a system header that spells the attribute
+// __attribute__((__noinline__)) itself (libstdc++'s <memory>): both compile.
+__device__ __noinline__ int twice(int x) { return 2 * x; }
+#include <memory>

@@ -3,6 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <simt/cuda.hpp>
 #include <simt/runtime.hpp>
 
 #include <algorithm>
@@ -58,6 +59,16 @@ TEST_CASE("rewriter: extern __shared__ becomes the block's dynamic shared memory
     CHECK(out.find("float* tile = ::simt::dynamic_shared_as<float>();") != std::string::npos);
     CHECK(out.find("int* x = ::simt::dynamic_shared_as<int>();\n") != std::string::npos);
     CHECK(count_lines(out) == count_lines(src) + 2);
+}
+
+TEST_CASE("rewriter: __noinline__ in the lab's code only, never as a macro over system headers") {
+    const std::string src = "__device__ __noinline__ float f();  // __noinline__\nint __noinline__x;\n";
+    const std::string out = simt::rewrite(src, "a.cu");
+    CHECK(out.find("__device__ __attribute__((noinline)) float f();  // __noinline__\n") != std::string::npos);
+    CHECK(out.find("int __noinline__x;") != std::string::npos);
+#ifdef __noinline__
+    FAIL("the shim defines __noinline__, which breaks __attribute__((__noinline__)) in system headers");
+#endif
 }
 
 TEST_CASE("rewriter: what it cannot parse is an error naming the line") {

@@ -16,7 +16,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
+// (__noinline__ is replaced by the rewriter, not defined here: rewrite.cpp.)
 #define __launch_bounds__(...)
 // One instance per block: all fibers of a block run on one OS thread.
 #define __shared__ static thread_local
