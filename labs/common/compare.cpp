@@ -51,8 +51,8 @@ bool is_poison(float x) {
     return bits == kPoisonBits;
 }
 
-std::string hint(const std::vector<float>& input, const std::vector<double>& expected,
-                 const std::vector<float>& got, const datasets::ScanSpec& spec, std::size_t i) {
+std::string hint(const std::vector<float>& input, const std::vector<double>& expected, const std::vector<double>& magnitude,
+                 const std::vector<float>& got, const datasets::ScanSpec& spec, bool exact, std::size_t i) {
     const std::size_t n = got.size();
     const std::size_t section = spec.section ? spec.section : n;
     const std::size_t offset = i % section;
@@ -100,6 +100,21 @@ std::string hint(const std::vector<float>& input, const std::vector<double>& exp
                    " equals that block's own scan: block sums are not propagated (the add-back of the "
                    "scanned block sums is missing or skips this block)";
     }
+    if (spec.section == 0 && spec.block && i / spec.block > spec.block)
+        return "correct up to block " + std::to_string(spec.block) + ", wrong from block " + std::to_string(i / spec.block) +
+               " on: only the first " + std::to_string(spec.block) + " block sums are scanned; more block sums "
+               "need the hierarchy again one level up (recurse until one block holds them all)";
+    // A step missing from the end of the loop: from offset P = 2^k on (P the
+    // largest power of two not above the first wrong offset), each output
+    // holds the sum of only its last P inputs.
+    std::size_t window = 1;
+    while (window * 2 <= offset) window *= 2;
+    if (offset >= 2 && around([&](std::size_t j) {
+            return j % section < window || within(expected[j] - expected[j - window], magnitude[j], got[j], exact);
+        }))
+        return "from offset " + std::to_string(window) + " on each output sums only its last " + std::to_string(window) +
+               " inputs: the step with stride " + std::to_string(window) +
+               " never ran (does the loop run while stride < the section size?)";
     if (offset > 0 && offset % 32 == 0)
         return "the first wrong output starts a warp (offset " + std::to_string(offset) +
                " is a multiple of 32): threads of different warps raced; a read/write race on one shared "
@@ -132,7 +147,7 @@ Result compare(const std::vector<float>& input, const std::vector<float>& got,
                   exact ? "exact (integer dataset)" : "tolerance 1e-5 * sum|x| (float dataset)", i,
                   format_value(expected[i]).c_str(), format_got(got[i]).c_str(), i / section,
                   i % section, i / block);
-    r.report = head + neighbours(input, expected, got, i) + "  hint: " + hint(input, expected, got, spec, i);
+    r.report = head + neighbours(input, expected, got, i) + "  hint: " + hint(input, expected, magnitude, got, spec, exact, i);
     return r;
 }
 

@@ -43,8 +43,9 @@ Result compare(const std::vector<float>& input, const std::vector<float>& got,
 // A value as the reports print it (9 significant digits).
 std::string format_value(double v);
 
-// The likeliest cause of a failure, for the report's last line.
-std::string hint(const std::vector<float>& input, const std::vector<double>& expected,
-                 const std::vector<float>& got, const datasets::ScanSpec& spec, std::size_t first_wrong);
+// The likeliest cause of a failure, for the report's last line; `magnitude`
+// and `exact` as the comparison rule uses them.
+std::string hint(const std::vector<float>& input, const std::vector<double>& expected, const std::vector<double>& magnitude,
+                 const std::vector<float>& got, const datasets::ScanSpec& spec, bool exact, std::size_t first_wrong);
 
 }  // namespace compare

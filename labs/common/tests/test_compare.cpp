@@ -150,6 +150,32 @@ TEST_CASE("hints name the likely mistake") {
         got[1024 + 512] += 37.0f;  // as lab 01's stub failed on an H100
         CHECK(has(compare::compare(in, got, kLab01, true).report, "starts a warp (offset 512"));
     }
+    SUBCASE("the loop's last step missing: each output sums only its last 512 inputs") {
+        // Integer and float datasets; with x[0] == 0 the first wrong output is past offset 512.
+        for (const auto& [dist, exact] : {std::pair{Distribution::Walk4, true}, std::pair{Distribution::Uniform, false}}) {
+            for (const float first : {1.0f, 0.0f}) {
+                auto data = datasets::generate({dist, 6000, 8});
+                data[0] = first;
+                const auto e = datasets::reference_scan(data, kLab01);
+                auto got = expected_f32(data, kLab01);
+                for (std::size_t j = 0; j < got.size(); ++j)
+                    if (j % 1024 >= 512) got[j] = static_cast<float>(e[j] - e[j - 512]);
+                const auto r = compare::compare(data, got, kLab01, exact);
+                INFO(r.report);
+                REQUIRE(r.first_wrong.has_value());
+                CHECK(*r.first_wrong % 1024 >= (first == 0.0f ? 513 : 512));
+                CHECK(has(r.report, "the step with stride 512 never ran"));
+            }
+        }
+    }
+    SUBCASE("block sums scanned by one block only: right to block 2048, wrong from 2049") {
+        const auto big = datasets::generate({Distribution::Walk4, 2050 * 2048 + 5, 9});
+        auto got = expected_f32(big, kLab04);
+        for (std::size_t j = 2049 * 2048; j < got.size(); ++j) got[j] += 1.0f;
+        const auto r = compare::compare(big, got, kLab04, true);
+        REQUIRE(*r.first_wrong == 2049 * 2048);
+        CHECK(has(r.report, "only the first 2048 block sums are scanned"));
+    }
     SUBCASE("other errors inside a section get the general hint") {
         auto got = expected_f32(in, kLab01);
         got[700] += 37.0f;
