@@ -8,10 +8,14 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog.hpp"
+#include "files.hpp"
 #include "generator.hpp"
 #include "manifest.hpp"
 #include "observation.hpp"
+#include "sanitizer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -45,17 +49,12 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 // A runner's run: the observation it wrote, or why there is none.
 struct Run {
     bool ok = false;
     bool timed_out = false;
     std::string problem;
+    std::string output;  // what the process printed (kept to the limit), for tools whose reports are read
     harness::Observation seen;
 };
 
@@ -80,6 +79,7 @@ Run run_runner(const Context& ctx, const std::string& scratch, std::vector<std::
                                     {fs::path(scratch).parent_path().string()});
     Run r;
     r.timed_out = o.timed_out;
+    r.output = o.output;
     if (!o.ok()) {
         r.problem = "the test program " + o.describe() +
                     (o.timed_out ? " (a kernel that never finishes: is a __syncthreads() or a loop bound wrong?)" : "") +
@@ -193,7 +193,8 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
     return t;
 }
 
-// Sanitizer runs on the GPU at a small n: each tool's findings into its category.
+// compute-sanitizer on the GPU at a small n, each tool on each function,
+// its reports read into findings of the emulator's categories.
 void sanitize(Context& ctx, Slot& slot, LabState& state) {
     Workspace* cuda = workspace_for(slot, "cuda");
     if (!cuda) return;
@@ -202,13 +203,24 @@ void sanitize(Context& ctx, Slot& slot, LabState& state) {
     for (const auto& tool : ctx.rubric.sanitizer_tools)
         for (const auto& fn : state.lab->functions) {
             std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99",
-                                                "--print-limit", "4"};
+                                                "--print-limit", "8"};
             if (tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
             program.push_back(cuda->runner(*state.lab));
-            const Run r = run_runner(ctx, cuda->scratch(), program, fn.name, input, 300, true);
+            const Run r = run_runner(ctx, cuda->scratch(), program, fn.name, input, ctx.rubric.sanitizer_timeout_s, true);
             if (r.ok) continue;
-            const std::string category = tool == "racecheck" ? "race" : tool == "synccheck" ? "barrier" : "memory";
-            note_finding(state, category, "compute-sanitizer --tool " + tool + " on " + fn.name + ": " + r.problem);
+            const std::string on = " (compute-sanitizer " + tool + " on " + fn.name + ")";
+            if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
+                note_finding(state, "barrier", "deadlock: " + fn.name + " did not finish in " +
+                                                   fixed(ctx.rubric.sanitizer_timeout_s, 0) +
+                                                   " s; is a __syncthreads() inside a loop or branch some threads leave?" + on);
+                continue;
+            }
+            const std::vector<Finding> found = parse_sanitizer(tool, r.output);
+            for (const auto& f : found) note_finding(state, f.category, f.text);
+            if (found.empty()) {  // the tool failed the run, but in words the grader does not know
+                const std::string category = tool == "racecheck" ? "race" : tool == "synccheck" ? "barrier" : "memory";
+                note_finding(state, category, "the run failed: " + r.problem + on);
+            }
         }
 }
 
@@ -254,7 +266,8 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
     std::string text;
-    const std::string reference = reference_runner(ctx.work, ctx.kit, "emu", *state.lab, ctx.rubric.build_timeout_s);
+    const std::string reference =
+        reference_build(ctx.work, ctx.kit, "emu", "labs/" + state.lab->suite + "-run", ctx.rubric.build_timeout_s);
     const double timeout = run_timeout(ctx, "emu", spec.n);
     for (const auto& fn : state.lab->functions) {
         const Run mine = run_runner(ctx, emu->scratch(), {emu->runner(*state.lab)}, fn.name, input, timeout, true, {"--divergence"});
@@ -287,6 +300,15 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     return {"divergence", score, weight, true, note};
 }
 
+// Ratio r -> points: full within full_within, none from zero_at, linear
+// between; r is first rounded to ratio_step, so noise well inside a step
+// cannot move the points.
+double timing_part(const Rubric& rubric, double ratio) {
+    const double rounded =
+        rubric.timing_ratio_step > 0 ? std::round(ratio / rubric.timing_ratio_step) * rubric.timing_ratio_step : ratio;
+    return std::clamp((rubric.timing_zero_at - rounded) / (rubric.timing_zero_at - rubric.timing_full_within), 0.0, 1.0);
+}
+
 Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
@@ -305,44 +327,62 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         out.tests.push_back(t);
         return {"timing", 0, weight, false, why};
     }
+    // scan-bench from the reference's build loads both builds' modules and
+    // alternates them in one process (bench/README.md).
     const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
-    const std::vector<float> input = datasets::generate(spec);
-    const std::string reference = reference_runner(ctx.work, ctx.kit, "cuda", *state.lab, rubric.build_timeout_s);
-    const std::string repeats = std::to_string(rubric.timing_repeats);
-    const double timeout = run_timeout(ctx, "cuda", spec.n) * 4;
+    const std::string bench = reference_build(ctx.work, ctx.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
+    const std::string reference =
+        reference_build(ctx.work, ctx.kit, "cuda", "labs/" + state.lab->suite + "-scan.so", rubric.build_timeout_s);
+    const std::string scratch = cuda->scratch(), json_path = scratch + "/timing.json", seen_path = scratch + "/timing.bin";
+    std::vector<float> input;
     double total = 0;
     std::string text;
     std::lock_guard<std::mutex> lock(ctx.gpu);
     for (const auto& fn : state.lab->functions) {
-        std::vector<double> ratios;
-        double mine_ms = 0, ref_ms = 0;
+        fs::remove(json_path);
+        fs::remove(seen_path);
+        const std::vector<std::string> command = {
+            bench, "--lab", state.lab->id, "--function", fn.name, "--module", cuda->module(*state.lab), "--against",
+            reference, "--no-baselines", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
+            "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
+            "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
+            "--json", json_path, "--observe", seen_path};
+        const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx, "cuda", spec.n) + 30;
+        const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
+                                        {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()});
         std::string problem;
-        for (unsigned round = 0; round < rubric.timing_rounds && problem.empty(); ++round) {  // A B A B ...
-            const Run mine = run_runner(ctx, cuda->scratch(), {cuda->runner(*state.lab)}, fn.name, input, timeout, true,
-                                        {"--time", repeats});
-            const Run ref = run_runner(ctx, cuda->scratch(), {reference}, fn.name, input, timeout, false, {"--time", repeats});
-            if (!ref.ok) throw std::runtime_error("the reference's timing run failed: " + ref.problem);
-            if (!mine.ok) problem = mine.problem;
-            else if (!harness::judge(input, mine.seen, fn.spec, true, fn.name).back().ok)
-                problem = "wrong outputs on the timing dataset";
-            else {
-                mine_ms = median(mine.seen.times_ms);
-                ref_ms = median(ref.seen.times_ms);
-                ratios.push_back(mine_ms / ref_ms);
+        nlohmann::json ratio, mine_ms, ref_ms;
+        if (!o.ok()) {
+            problem = "the timing program " + o.describe() + (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
+        } else {
+            try {
+                const nlohmann::json doc = nlohmann::json::parse(read_file(json_path));
+                const nlohmann::json& size = doc.at("results").at(0).at("sizes").at(0);
+                ratio = size.at("ratio");
+                for (const auto& c : size.at("candidates"))
+                    (c.at("role") == "module" ? mine_ms : ref_ms) = c.at("ms").at("median");
+                if (input.empty()) input = datasets::generate(spec);
+                const harness::Observation seen = harness::read_observation(seen_path);
+                if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
+                for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
+                    if (!c.ok && problem.empty()) problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
+            } catch (const std::exception& e) {
+                problem = std::string("the timing program left no valid result (") + e.what() + ")";
             }
         }
         if (!problem.empty()) {
             text += fn.name + ": not scored: " + problem + "\n";
             continue;
         }
-        const double ratio = median(ratios);
-        const double part = std::clamp((rubric.timing_zero_at - ratio) / (rubric.timing_zero_at - rubric.timing_full_within), 0.0, 1.0);
-        total += part;
-        text += fn.name + ": " + fixed(ratio, 3) + "x the reference's time (median of " + std::to_string(ratios.size()) +
-                " alternated rounds, spread " + fixed(*std::min_element(ratios.begin(), ratios.end()), 3) + "-" +
-                fixed(*std::max_element(ratios.begin(), ratios.end()), 3) + "; last round " + fixed(mine_ms, 3) +
-                " ms against " + fixed(ref_ms, 3) + " ms) on " + datasets::describe(spec) + "; full points within " +
-                fixed(rubric.timing_full_within, 2) + "x, none from " + fixed(rubric.timing_zero_at, 2) + "x\n";
+        const double median = ratio.at("median");
+        total += timing_part(rubric, median);
+        text += fn.name + ": " + fixed(median, 3) + "x the reference's time (" + fixed(mine_ms.get<double>(), 4) + " ms against " +
+                fixed(ref_ms.get<double>(), 4) + " ms), median of " + std::to_string(ratio.at("count").get<std::size_t>()) +
+                " alternated rounds, p10-p90 " + fixed(ratio.at("p10"), 3) + "-" + fixed(ratio.at("p90"), 3) +
+                ", 95% CI of the median " + fixed(ratio.at("ci95_low"), 3) + "-" + fixed(ratio.at("ci95_high"), 3) +
+                "; scored as " + fixed(rubric.timing_ratio_step > 0 ? std::round(median / rubric.timing_ratio_step) * rubric.timing_ratio_step : median, 2) +
+                "x on " + datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) +
+                "x, none from " + fixed(rubric.timing_zero_at, 2) + "x\n";
     }
     const double score = weight * gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = text.empty() ? "" : first_lines(text, 1);
@@ -355,27 +395,17 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
     LabResult out;
     out.lab = lab.id;
     const Weights& w = ctx.rubric.weights_of(lab.id);
-    const bool has_cuda = std::find(ctx.backends.begin(), ctx.backends.end(), "cuda") != ctx.backends.end();
-    const bool has_emu = std::find(ctx.backends.begin(), ctx.backends.end(), "emu") != ctx.backends.end();
-    const bool timing_counts = has_cuda || ctx.rubric.no_gpu_full_timing;
-    const double lab_max = w.correctness + w.safety + (has_emu ? w.divergence : 0) + (timing_counts ? w.timing : 0);
-    // A lab not submitted, rejected or not compiling: every component zero.
     const auto fail_whole = [&](const std::string& name, const std::string& note, const std::string& output) {
-        out.note = note;
-        out.tests.push_back(make_test(lab.id, lab, "build", name, 0, lab_max, output));
-        out.components = {{"correctness", 0, w.correctness, true, note},
-                          {"safety", 0, w.safety, true, note},
-                          {"divergence", 0, w.divergence, has_emu, note},
-                          {"timing", 0, w.timing, timing_counts, note}};
-        return out;
+        LabResult zero = zero_lab(ctx, lab, name, note, output);
+        zero.submitted = out.submitted;
+        return zero;
     };
     const auto file = sub.files.find(lab.id);
     if (file == sub.files.end())
         return fail_whole("submitted", "not submitted: no labs/" + lab.id + "/scan.cu",
                           "No labs/" + lab.id + "/scan.cu in the submission (accepted layouts: " + kLayouts + ").");
     out.submitted = true;
-    std::ifstream in(file->second);
-    const std::string source((std::istreambuf_iterator<char>(in)), {});
+    const std::string source = read_file(file->second);
     if (const std::string broken = source_policy(source); !broken.empty())
         return fail_whole("build", "rejected by the source rules", "Not built: " + broken + "\n");
     for (auto& ws : slot.workspaces) {
@@ -436,6 +466,25 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
 }
 
 }  // namespace
+
+LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::string& test, const std::string& note,
+                   const std::string& output) {
+    const Weights& w = ctx.rubric.weights_of(lab.id);
+    const bool has_cuda = std::find(ctx.backends.begin(), ctx.backends.end(), "cuda") != ctx.backends.end();
+    const bool has_emu = std::find(ctx.backends.begin(), ctx.backends.end(), "emu") != ctx.backends.end();
+    const bool timing_counts = has_cuda || ctx.rubric.no_gpu_full_timing;
+    LabResult out;
+    out.lab = lab.id;
+    out.note = note;
+    out.components = {{"correctness", 0, w.correctness, true, note},
+                      {"safety", 0, w.safety, true, note},
+                      {"divergence", 0, w.divergence, has_emu, note},
+                      {"timing", 0, w.timing, timing_counts, note}};
+    double max = 0;
+    for (const auto& c : out.components) max += c.gradable ? c.max_score : 0;
+    out.tests.push_back(make_test(lab.id, lab, "build", test, 0, max, output));
+    return out;
+}
 
 Slot make_slot(Context& ctx, unsigned index) {
     Slot slot;

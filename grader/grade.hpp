@@ -37,4 +37,10 @@ Slot make_slot(Context& ctx, unsigned index);
 
 Report grade(Context& ctx, Slot& slot, const Submission& submission);
 
+// A lab that scores nothing (not submitted, rejected, not compiling, or the
+// whole submission unreadable): every component zero, gradable as the
+// context's backends make it, and one test named `test` carrying `output`.
+LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::string& test, const std::string& note,
+                   const std::string& output);
+
 }  // namespace grader

@@ -76,18 +76,10 @@ std::vector<fs::path> batch_entries(const fs::path& folder) {
 Report ungradable(Context& ctx, const std::string& name, const std::string& why) {
     Report r;
     r.submission = name;
-    r.backend = ctx.backends.size() > 1 ? "emu+cuda" : "emu";
+    for (const auto& b : ctx.backends) r.backend += (r.backend.empty() ? "" : "+") + b;
     r.device = ctx.device;
     r.notes.push_back("not graded: " + why);
-    for (const auto& id : ctx.labs) {
-        const Weights& w = ctx.rubric.weights_of(id);
-        LabResult lab;
-        lab.lab = id;
-        lab.note = why;
-        lab.components = {{"correctness", 0, w.correctness, true, why}, {"safety", 0, w.safety, true, why},
-                          {"divergence", 0, w.divergence, true, why}, {"timing", 0, w.timing, ctx.backends.size() > 1, why}};
-        r.labs.push_back(lab);
-    }
+    for (const auto& id : ctx.labs) r.labs.push_back(zero_lab(ctx, *catalog::find(id), "submission", why, "Not graded: " + why));
     return r;
 }
 

@@ -101,15 +101,29 @@ Rubric load_rubric(const std::string& path) {
     read(div, "zero_below", r.divergence_zero_below, top + ".divergence");
     const json timing = doc.value("timing", json::object());
     read(timing, "n", r.timing_n, top + ".timing");
-    read(timing, "rounds", r.timing_rounds, top + ".timing");
-    read(timing, "repeats", r.timing_repeats, top + ".timing");
+    for (const char* gone : {"rounds", "repeats"})
+        if (timing.contains(gone))
+            throw RubricError(top + ".timing." + gone + " is gone: timing now samples until the ratio is known "
+                              "(min_rounds, max_rounds, rel_ci, max_seconds; grader/README.md)");
+    read(timing, "min_rounds", r.timing_min_rounds, top + ".timing");
+    read(timing, "max_rounds", r.timing_max_rounds, top + ".timing");
+    read(timing, "rel_ci", r.timing_rel_ci, top + ".timing");
+    read(timing, "max_seconds", r.timing_max_seconds, top + ".timing");
+    read(timing, "ratio_step", r.timing_ratio_step, top + ".timing");
     read(timing, "full_within", r.timing_full_within, top + ".timing");
     read(timing, "zero_at", r.timing_zero_at, top + ".timing");
     if (r.timing_zero_at <= r.timing_full_within) throw RubricError(top + ".timing: zero_at must exceed full_within");
-    if (r.timing_rounds == 0 || r.timing_repeats == 0) throw RubricError(top + ".timing: rounds and repeats must be > 0");
+    if (r.timing_min_rounds < 3 || r.timing_max_rounds < r.timing_min_rounds)
+        throw RubricError(top + ".timing: min_rounds must be at least 3 and max_rounds at least min_rounds");
+    if (r.timing_rel_ci <= 0 || r.timing_max_seconds <= 0 || r.timing_ratio_step < 0)
+        throw RubricError(top + ".timing: rel_ci and max_seconds must be > 0, ratio_step >= 0");
     const json san = doc.value("sanitizer", json::object());
     read(san, "n", r.sanitizer_n, top + ".sanitizer");
     read(san, "tools", r.sanitizer_tools, top + ".sanitizer");
+    read(san, "timeout_s", r.sanitizer_timeout_s, top + ".sanitizer");
+    for (const auto& tool : r.sanitizer_tools)
+        if (tool != "racecheck" && tool != "memcheck" && tool != "initcheck" && tool != "synccheck")
+            throw RubricError(top + ".sanitizer.tools: unknown tool '" + tool + "' (racecheck, memcheck, initcheck, synccheck)");
     std::string no_gpu = "exclude";
     read(doc, "no_gpu", no_gpu, top);
     if (no_gpu != "exclude" && no_gpu != "full") throw RubricError(top + ".no_gpu must be \"exclude\" or \"full\"");

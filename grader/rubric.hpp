@@ -28,10 +28,15 @@ struct Rubric {
     unsigned give_up_after = 2;  // timeouts in one lab before its other datasets are not run
     std::size_t divergence_n = 8192;
     double divergence_full_within = 0.02, divergence_zero_below = 0.25;
+    // Timing: scan-bench alternates the student's and the reference's builds
+    // in one process until the median ratio is known within timing_rel_ci
+    // (bench/README.md); the ratio is rounded to timing_ratio_step before scoring.
     std::size_t timing_n = 1 << 24;
-    unsigned timing_rounds = 5, timing_repeats = 20;
+    unsigned timing_min_rounds = 30, timing_max_rounds = 400;
+    double timing_rel_ci = 0.005, timing_max_seconds = 20, timing_ratio_step = 0.05;
     double timing_full_within = 1.2, timing_zero_at = 3.0;
     std::size_t sanitizer_n = 4096;
+    double sanitizer_timeout_s = 60;  // a kernel that never finishes under a tool: a deadlock
     std::vector<std::string> sanitizer_tools = {"racecheck", "memcheck", "initcheck", "synccheck"};
     bool no_gpu_full_timing = false;  // "no_gpu": "exclude" (default) or "full"
 

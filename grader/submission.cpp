@@ -11,6 +11,7 @@
 #endif
 
 #include "catalog.hpp"
+#include "files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,13 +24,6 @@ namespace {
 
 constexpr std::uintmax_t kMaxBytes = 64ull << 20;
 constexpr std::size_t kMaxEntries = 20000;
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 bool skipped_dir(const std::string& name) { return name == ".git" || name.rfind("build", 0) == 0; }
 

@@ -1,21 +1,17 @@
 #include "workspace.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
+#include "files.hpp"
+
 namespace fs = std::filesystem;
 
 namespace grader {
 namespace {
-
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // An unchanged file keeps its time stamp, so ninja rebuilds nothing for it.
 void copy_if_changed(const fs::path& from, const fs::path& to) {
@@ -24,10 +20,11 @@ void copy_if_changed(const fs::path& from, const fs::path& to) {
     fs::copy_file(from, to, fs::copy_options::overwrite_existing);
 }
 
-// What a student build needs of the kit: never reference/ or grader/, nor
-// build or work folders that may sit inside it.
+// What a student build needs of the kit (every folder the top meson.build
+// enters but grader/): never reference/ or grader/, nor build or work
+// folders that may sit inside it.
 void copy_kit(const fs::path& kit, const fs::path& to) {
-    for (const char* part : {"meson.build", "meson_options.txt", "labs", "datasets", "simt"}) {
+    for (const char* part : {"meson.build", "meson_options.txt", "labs", "datasets", "simt", "bench"}) {
         const fs::path from = kit / part;
         if (fs::is_regular_file(from)) copy_if_changed(from, to / part);
         else
@@ -65,6 +62,7 @@ Workspace::Workspace(std::string dir, std::string kit, std::string backend, doub
     : dir_(std::move(dir)), kit_(std::move(kit)), backend_(std::move(backend)), timeout_s_(timeout_s) {}
 
 std::string Workspace::runner(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-run"; }
+std::string Workspace::module(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-scan.so"; }
 
 BuildResult Workspace::configure(const Sandbox& sandbox) {
     // A workspace left by an earlier run is brought up to date, not rebuilt.
@@ -75,12 +73,14 @@ BuildResult Workspace::configure(const Sandbox& sandbox) {
         return {true, "", 0};
     }
     fs::remove_all(dir_ + "/build");
+    // Nothing of the student's is in the build yet: a failure here is the kit's or the machine's.
     const Outcome o = run_contained(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, {dir_},
                                     Limits{timeout_s_}, sandbox);
-    BuildResult r{o.ok(), o.ok() ? "" : "meson setup " + o.describe() + ":\n" + first_errors(o.output, dir_ + "/kit/"),
-                  o.seconds};
-    configured_ = r.ok;
-    return r;
+    if (!o.ok())
+        throw std::runtime_error("the kit does not configure for " + backend_ + " (meson setup " + o.describe() + "):\n" +
+                                 first_errors(o.output, dir_ + "/kit/"));
+    configured_ = true;
+    return {true, "", o.seconds};
 }
 
 BuildResult Workspace::build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox) {
@@ -91,17 +91,22 @@ BuildResult Workspace::build(const catalog::Lab& lab, const std::string& file, c
     const std::string target = dir_ + "/kit/labs/" + lab.id + "/scan.cu";
     fs::copy_file(file, target, fs::copy_options::overwrite_existing);
     fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new
-    fs::remove(runner(lab));  // a failed build must not leave the last submission's runner
-    const Outcome o = run_contained({"ninja", "-C", dir_ + "/build", "labs/" + lab.suite + "-run"}, dir_, {dir_},
-                                    Limits{timeout_s_}, sandbox);
+    // A failed build must not leave the last submission's runner or module.
+    std::vector<std::string> command = {"ninja", "-C", dir_ + "/build", "labs/" + lab.suite + "-run"};
+    fs::remove(runner(lab));
+    if (backend_ == "cuda") {
+        fs::remove(module(lab));
+        command.push_back("labs/" + lab.suite + "-scan.so");
+    }
+    const Outcome o = run_contained(command, dir_, {dir_}, Limits{timeout_s_}, sandbox);
     BuildResult r{o.ok() && fs::exists(runner(lab)), "", o.seconds};
     if (!r.ok)
         r.errors = (o.timed_out ? "the build " + o.describe() + "\n" : "") + first_errors(o.output, dir_ + "/kit/");
     return r;
 }
 
-std::string reference_runner(const std::string& work, const std::string& kit, const std::string& backend,
-                             const catalog::Lab& lab, double timeout_s) {
+std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
+                            const std::string& target, double timeout_s) {
     static std::mutex mutex;  // batch workers share one reference build
     std::lock_guard<std::mutex> lock(mutex);
     const std::string build = work + "/reference-" + backend;
@@ -110,9 +115,9 @@ std::string reference_runner(const std::string& work, const std::string& kit, co
         const Outcome o = run_contained(setup_args(build, kit, backend, "reference"), work, {}, Limits{timeout_s}, none);
         if (!o.ok()) throw std::runtime_error("the reference does not configure: " + o.output.substr(0, 3000));
     }
-    const Outcome o = run_contained({"ninja", "-C", build, "labs/" + lab.suite + "-run"}, work, {}, Limits{timeout_s}, none);
-    if (!o.ok()) throw std::runtime_error("the reference of " + lab.id + " does not build: " + first_errors(o.output, kit + "/"));
-    return build + "/labs/" + lab.suite + "-run";
+    const Outcome o = run_contained({"ninja", "-C", build, target}, work, {}, Limits{timeout_s}, none);
+    if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, kit + "/"));
+    return build + "/" + target;
 }
 
 std::string source_policy(const std::string& source) {

@@ -26,9 +26,12 @@ public:
     std::string scratch() const { return dir_ + "/scratch"; }
     const std::string& dir() const { return dir_; }
 
-    // Copies the kit (first use) and configures the build; puts `file` in as the lab's scan.cu and builds its runner.
+    // Copies the kit (first use) and configures the build; puts `file` in as the
+    // lab's scan.cu and builds its runner (and, on cuda, its module for scan-bench).
     BuildResult build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
+    std::string module(const catalog::Lab& lab) const;
+    std::string build_dir() const { return dir_ + "/build"; }
 
 private:
     BuildResult configure(const Sandbox& sandbox);
@@ -37,10 +40,12 @@ private:
     bool configured_ = false;
 };
 
-// Builds the reference's runners for `backend` in work/reference-<backend>
-// (reused when present); throws std::runtime_error with the build's errors.
-std::string reference_runner(const std::string& work, const std::string& kit, const std::string& backend,
-                             const catalog::Lab& lab, double timeout_s);
+// Builds `target` (a path in the build folder: labs/lab02-run,
+// labs/lab02-scan.so, bench/scan-bench) of the reference's build for `backend`
+// in work/reference-<backend>, reused when present, and returns its path;
+// throws std::runtime_error with the build's errors.
+std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
+                            const std::string& target, double timeout_s);
 
 // The source rules a lab file must meet before it is compiled: no #include
 // outside the lab's folder and system headers, no reaching into the emulator,

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,10 +51,6 @@ struct LaunchDivergence {
 };
 bool trace_divergence(bool on);
 std::vector<LaunchDivergence> take_divergence();
-
-// Milliseconds `work` took on the device, by events around it (on the
-// emulator: host time, and not a GPU's).
-double time_ms(const std::function<void()>& work);
 
 // Trace mode (the emulator's): record the first `elements` of each row of
 // the __shared__ array `array` in block `block` at every barrier. False where

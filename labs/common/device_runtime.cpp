@@ -60,19 +60,4 @@ void check_after(const char* function) {
     check(cudaDeviceSynchronize(), what);
 }
 
-double time_ms(const std::function<void()>& work) {
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    check(cudaEventRecord(start), "cudaEventRecord");
-    work();
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return ms;
-}
-
 }  // namespace device

@@ -56,7 +56,7 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
 // rejected with a reason rather than read out of bounds.
 namespace {
 
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '1'};
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '2'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -124,7 +124,6 @@ void write_observation(const std::string& path, const Observation& seen) {
         w.u64(d.divergent);
         w.str(d.report);
     }
-    w.vec(seen.times_ms);
     std::ofstream file(path, std::ios::binary);
     file.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
     if (!file.flush()) throw std::runtime_error("cannot write " + path);
@@ -156,7 +155,6 @@ Observation read_observation(const std::string& path) {
         d.report = r.str();
         seen.divergence.push_back(std::move(d));
     }
-    seen.times_ms = r.vec<double>();
     if (r.at != r.bytes.size()) throw std::runtime_error("the result file has trailing bytes");
     return seen;
 }

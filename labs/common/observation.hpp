@@ -33,7 +33,6 @@ struct Observation {
     std::string error;                  // a device error, if the run hit one
     bool sticky = false;                // ... that leaves the device unusable
     std::vector<KernelDivergence> divergence;  // per launch, when traced
-    std::vector<double> times_ms;              // timed repetitions, when asked for
 };
 
 // The input as uploaded: n values then kGuard guard elements.

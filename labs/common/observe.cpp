@@ -21,7 +21,7 @@ struct Buffers {
 
 }  // namespace
 
-Observation observe(const LabFunction& fn, const std::vector<float>& input, unsigned timed_repeats) {
+Observation observe(const LabFunction& fn, const std::vector<float>& input) {
     const std::vector<float> in = guarded(input);
     Observation seen;
     seen.n = input.size();
@@ -47,10 +47,6 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input, unsi
             seen.divergence.push_back({d.kernel, d.lane_visits, d.warp_visits, d.divergent, std::move(d.report)});
         device::download(seen.in_after.data(), buf.in, in.size());
         device::download(seen.out.data(), buf.out, in.size());
-        for (unsigned i = 0; i < timed_repeats; ++i) {
-            seen.times_ms.push_back(device::time_ms([&] { fn.run(buf.in, buf.out, seen.n); }));
-            device::check_after(fn.name.c_str());
-        }
     } catch (const device::Error& e) {
         seen.error = e.what();
         seen.sticky = e.sticky();

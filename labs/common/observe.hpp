@@ -10,8 +10,8 @@
 namespace harness {
 
 // One call of fn on `input` (n values; the guard is added here). A device
-// error is caught and recorded in the observation, not thrown. With
-// timed_repeats > 0 the call is then repeated that many times, each timed.
-Observation observe(const LabFunction& fn, const std::vector<float>& input, unsigned timed_repeats = 0);
+// error is caught and recorded in the observation, not thrown. (Timing is
+// scan-bench's: bench/README.md.)
+Observation observe(const LabFunction& fn, const std::vector<float>& input);
 
 }  // namespace harness

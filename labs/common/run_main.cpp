@@ -3,7 +3,7 @@
 // the grader reads it. It judges nothing and prints nothing the grader
 // trusts: the grader compares the outputs with answers it computed itself.
 //
-//   labNN-run --function NAME --input FILE --output FILE [--divergence] [--time K]
+//   labNN-run --function NAME --input FILE --output FILE [--divergence]
 //
 // --input: n float32 values, little-endian, nothing else. Exit 0 once the
 // observation is written (whatever it holds), 2 on bad usage or input, 77
@@ -20,7 +20,7 @@
 namespace {
 
 int usage(const std::string& why) {
-    std::fprintf(stderr, "%s\nusage: labNN-run --function NAME --input FILE --output FILE [--divergence] [--time K]\n",
+    std::fprintf(stderr, "%s\nusage: labNN-run --function NAME --input FILE --output FILE [--divergence]\n",
                  why.c_str());
     return 2;
 }
@@ -30,7 +30,6 @@ int usage(const std::string& why) {
 int main(int argc, char** argv) {
     std::string function, input, output;
     bool divergence = false;
-    unsigned long repeats = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
@@ -38,11 +37,7 @@ int main(int argc, char** argv) {
         else if (arg == "--function" && has_value) function = argv[++i];
         else if (arg == "--input" && has_value) input = argv[++i];
         else if (arg == "--output" && has_value) output = argv[++i];
-        else if (arg == "--time" && has_value) {
-            char* end = nullptr;
-            repeats = std::strtoul(argv[++i], &end, 10);
-            if (*end != '\0' || repeats > 10000) return usage("--time: expected a count up to 10000");
-        } else return usage("unknown or incomplete option " + arg);
+        else return usage("unknown or incomplete option " + arg);
     }
     if (function.empty() || input.empty() || output.empty()) return usage("--function, --input and --output are needed");
 
@@ -64,7 +59,7 @@ int main(int argc, char** argv) {
         return 77;
     }
     if (divergence && !device::trace_divergence(true)) return usage("--divergence needs the emulator backend");
-    const harness::Observation seen = harness::observe(*fn, values, static_cast<unsigned>(repeats));
+    const harness::Observation seen = harness::observe(*fn, values);
     try {
         harness::write_observation(output, seen);
     } catch (const std::exception& e) {

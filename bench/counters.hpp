@@ -1,0 +1,39 @@
+// Hardware counters per kernel, read from Nsight Compute's CSV (`ncu --csv
+// --metrics ...`), and what they say about a lab function against theory.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bench {
+
+// The metrics scan-bench asks ncu for, comma-separated.
+extern const char* const kMetrics;
+
+struct KernelCounters {
+    std::string kernel;  // the name without its parameter list
+    unsigned launches = 0;
+    std::map<std::string, double> sum;  // metric name -> sum over launches
+    double get(const std::string& metric) const;
+};
+
+struct Profile {
+    std::vector<KernelCounters> kernels;  // in order of first launch
+    std::string problem;                  // why there are no counters ("" when there are)
+};
+
+// Parses everything ncu printed; a run refused counters (ERR_NVGPUCTRPERM),
+// an ncu error or output without a CSV table becomes `problem`.
+Profile parse_ncu(const std::string& output);
+
+// The report for one function on n elements: per kernel and in total, warp
+// instructions, active lanes per warp instruction, FADDs against the
+// textbook's count, shared-memory bank conflicts, DRAM bytes against 8n.
+std::string counters_report(const std::string& function, std::size_t n, const Profile& profile);
+nlohmann::json counters_json(const std::string& function, std::size_t n, const Profile& profile);
+
+}  // namespace bench

@@ -1,0 +1,66 @@
+// The GPU side of scan-bench (device.cu, compiled by nvcc): what the device
+// is, its buffers for one input size, and one timed call: the L2 cache
+// flushed first (a memset over twice its size), then CUDA events around the
+// work on the default stream, where the lab functions launch.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct DeviceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct DeviceInfo {
+    bool usable = false;
+    std::string name;  // "NVIDIA H100 80GB HBM3, 132 SMs, CUDA 13.0", or why there is no device
+    std::size_t l2_bytes = 0;
+};
+DeviceInfo probe();
+std::size_t free_bytes();  // device memory free now
+
+class Buffers {
+public:
+    // Uploads `input` (the values and any guard elements after them) and sets
+    // `outputs` output buffers of the same length to `fill`; n is the scan's length.
+    Buffers(const std::vector<float>& input, std::size_t n, unsigned outputs, float fill, std::size_t l2_bytes);
+    ~Buffers();
+    Buffers(const Buffers&) = delete;
+    Buffers& operator=(const Buffers&) = delete;
+
+    const float* in() const { return in_; }
+    float* out(unsigned k) const { return outs_.at(k); }
+    std::size_t n() const { return n_; }
+
+    // Milliseconds `work` took on the device; throws DeviceError naming
+    // `what` if it left a CUDA error.
+    double time(const std::function<void()>& work, const std::string& what);
+    // `work` once, untimed, no flush: what ncu profiles.
+    void run(const std::function<void()>& work, const std::string& what);
+    // The baselines, timed the same way: a device-to-device copy of n floats
+    // and CUB's single-pass scan of the whole array, into out(k).
+    double copy(unsigned k);
+    double cub(bool exclusive, unsigned k);
+
+    std::vector<float> download_in() const;
+    std::vector<float> download_out(unsigned k) const;
+
+private:
+    std::size_t n_, length_;
+    float* in_ = nullptr;
+    std::vector<float*> outs_;
+    void* flush_ = nullptr;
+    std::size_t flush_bytes_ = 0;
+    void* cub_temp_ = nullptr;
+    std::size_t cub_bytes_ = 0;
+    void* start_ = nullptr;  // cudaEvent_t, kept opaque so this header needs no CUDA
+    void* stop_ = nullptr;
+    unsigned flushes_ = 0;
+};
+
+}  // namespace bench

@@ -1,0 +1,303 @@
+// scan-bench: times a lab build on the GPU against a device-to-device copy and
+// CUB, or against another build of the same lab, and reads hardware counters
+// through Nsight Compute. See bench/README.md.
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog.hpp"
+#include "compare.hpp"
+#include "counters.hpp"
+#include "device.hpp"
+#include "generator.hpp"
+#include "module.hpp"
+#include "observation.hpp"
+#include "report.hpp"
+#include "sampler.hpp"
+
+namespace fs = std::filesystem;
+using namespace bench;
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: scan-bench [options]
+Times each lab function of this build on the GPU, at each size, against cudaMemcpy device to
+device and CUB's DeviceScan (or, with --against, against another build of the same lab), and
+prints a table; --counters reads hardware counters through ncu.
+  --lab N           a lab (01, lab02, 03-exclusive, ...); default: every lab with a module here
+  --function NAME   one function of the lab; default: each
+  --module FILE     the lab build to time (default: this build's labs/labNN-scan.so)
+  --against FILE    another build of the lab, timed alternately: prints the ratio module / against
+  --sizes LIST      element counts, comma-separated, 2^K allowed (default 2^20,2^22,2^24,2^26,2^28)
+  --seed S          the input: the walk4 dataset (steps -4..4) of seed S (default 4444)
+  --no-baselines    leave out the copy and CUB
+  --min-rounds K, --max-rounds K, --rel-ci X, --max-seconds S
+                    the stopping rule per size (defaults 20, 400, 0.005, 10): stop once every
+                    median's 95% confidence interval is within +-X of it
+  --json FILE       write everything measured as JSON
+  --observe FILE    write the module's outputs on the first size (the grader judges them)
+  --counters        per function, hardware counters through ncu (--ncu PATH) on one run of
+                    --counters-size elements (default 2^26: far beyond the L2 cache, so DRAM bytes count)
+exit status: 0 measured, 1 a device or module error, 2 bad usage, 77 no usable GPU
+)";
+
+
+int usage(const std::string& why) {
+    std::cerr << "scan-bench: " << why << "\n" << kUsage;
+    return 2;
+}
+
+std::optional<std::size_t> parse_size(const std::string& text) {
+    try {
+        std::size_t used = 0;
+        if (text.rfind("2^", 0) == 0) {
+            const unsigned long k = std::stoul(text.substr(2), &used);
+            if (used + 2 != text.size() || k > 40) return std::nullopt;
+            return std::size_t{1} << k;
+        }
+        const unsigned long long v = std::stoull(text, &used);
+        if (used != text.size()) return std::nullopt;
+        return static_cast<std::size_t>(v);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string self_path() {
+    char buf[PATH_MAX];
+    const ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return len > 0 ? std::string(buf, static_cast<std::size_t>(len)) : "scan-bench";
+}
+
+// This build's module of a lab: build/labs/labNN-scan.so beside build/bench/scan-bench.
+std::string default_module(const catalog::Lab& lab) {
+    return (fs::path(self_path()).parent_path().parent_path() / "labs" / (lab.suite + "-scan.so")).string();
+}
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+struct Options {
+    std::vector<const catalog::Lab*> labs;
+    std::string function, module, against, json, observe, ncu = "ncu";
+    std::vector<std::size_t> sizes;
+    bool baselines = true, counters = false;
+    std::size_t counters_size = std::size_t{1} << 26;
+    std::uint64_t seed = 4444;  // walk4: never all zeros, and every sum exact
+    std::optional<std::size_t> once;  // internal: run each function once on n elements (under ncu)
+    StopRule rule;
+};
+
+std::vector<float> input_of(std::size_t n, std::uint64_t seed) {
+    return harness::guarded(datasets::generate({datasets::Distribution::Walk4, n, seed}));
+}
+
+// One function at every size: the table's rows and, with --observe, the
+// module's outputs on the first size.
+BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
+                    const Module& mine, const std::optional<Module>& other) {
+    BenchResult r;
+    r.device = dev.name;
+    r.l2_bytes = dev.l2_bytes;
+    r.lab = lab.id;
+    r.function = fn.name;
+    r.module = mine.path;
+    r.against = other ? other->path : "";
+    r.rule = o.rule;
+    const bool exclusive = fn.spec.kind == datasets::ScanKind::Exclusive;
+    for (std::size_t n : o.sizes) {
+        // Input, two outputs (n + 64 guard elements each), the flush buffer and CUB's scratch.
+        const std::size_t need = 3 * (n + harness::kGuard) * sizeof(float) + 2 * dev.l2_bytes + (64 << 20);
+        if (const std::size_t free = free_bytes(); need > free) {
+            std::cout << "n = " << n << ": skipped: needs " << (need >> 20) << " MiB of device memory, " << (free >> 20)
+                      << " MiB free\n";
+            continue;
+        }
+        const std::vector<float> input = input_of(n, o.seed);
+        // out(0): the module's; out(1): the other build's, or the baselines' scratch.
+        Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
+        std::vector<Candidate> cands;
+        std::vector<Measure> measures;
+        if (o.baselines) {
+            cands.push_back({"cudaMemcpy device to device", "copy", {}});
+            measures.push_back([&] { return b.copy(1); });
+            cands.push_back({std::string("CUB DeviceScan::") + (exclusive ? "ExclusiveSum" : "InclusiveSum"), "cub", {}});
+            measures.push_back([&, exclusive] { return b.cub(exclusive, 1); });
+        }
+        const auto& run_mine = mine.function(fn.name).run;
+        cands.push_back({fn.name + " (module)", "module", {}});
+        measures.push_back([&] { return b.time([&] { run_mine(b.in(), b.out(0), n); }, fn.name + " of " + mine.path); });
+        std::optional<std::pair<std::size_t, std::size_t>> ratio;
+        if (other) {
+            const auto& run_other = other->function(fn.name).run;
+            cands.push_back({fn.name + " (against)", "against", {}});
+            measures.push_back([&] { return b.time([&] { run_other(b.in(), b.out(1), n); }, fn.name + " of " + other->path); });
+            ratio = std::make_pair(measures.size() - 2, measures.size() - 1);
+        }
+        for (int warm = 0; warm < 3; ++warm)
+            for (const auto& m : measures) m();
+        const Sampling s = sample(measures, o.rule, ratio, now_s);
+        SizeResult size{n, cands, std::nullopt, s.rounds, s.stopped};
+        for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
+        if (ratio) size.ratio = summarize(s.ratios);
+        r.sizes.push_back(size);
+        if (!o.observe.empty() && n == o.sizes.front()) {
+            harness::Observation seen;
+            seen.n = n;
+            seen.out = b.download_out(0);
+            seen.in_after = b.download_in();
+            harness::write_observation(o.observe, seen);
+        }
+    }
+    return r;
+}
+
+// Runs this program under ncu on one function and parses what ncu printed.
+Profile profile(const Options& o, const catalog::Lab& lab, const catalog::Function& fn, const Module& mine, std::size_t n) {
+    const std::string cmd = "'" + o.ncu + "' --csv --metrics " + kMetrics + " '" + self_path() + "' --lab " + lab.id +
+                            " --function " + fn.name + " --module '" + mine.path + "' --once " + std::to_string(n) + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) return {{}, "cannot run " + o.ncu};
+    std::string output;
+    char buf[4096];
+    for (std::size_t got; (got = fread(buf, 1, sizeof buf, pipe)) > 0;) output.append(buf, got);
+    const int status = pclose(pipe);
+    Profile p = parse_ncu(output);
+    if (p.problem.empty() && status != 0) p.problem = "ncu exited with status " + std::to_string(status);
+    if (status != 0 && output.find("not found") != std::string::npos && p.kernels.empty())
+        p.problem = "ncu is not installed here (" + o.ncu + "; pass --ncu PATH)";
+    return p;
+}
+
+int run_once(const Options& o, const catalog::Lab& lab, const Module& mine) {
+    const std::size_t n = *o.once;
+    const DeviceInfo dev = probe();
+    Buffers b(input_of(n, o.seed), n, 1, compare::poison(), dev.l2_bytes);
+    for (const auto& fn : lab.functions)
+        if (o.function.empty() || fn.name == o.function)
+            b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), n); }, fn.name);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    std::string sizes = "2^20,2^22,2^24,2^26,2^28";
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool value = i + 1 < argc;
+        const auto number = [&](double& into) {
+            try {
+                into = std::stod(argv[++i]);
+                return true;
+            } catch (const std::exception&) {
+                return false;
+            }
+        };
+        double x = 0;
+        if (arg == "--help" || arg == "-h") {
+            std::cout << kUsage;
+            return 0;
+        } else if (arg == "--lab" && value) {
+            const catalog::Lab* lab = catalog::find(argv[++i]);
+            if (!lab) return usage(std::string("no lab ") + argv[i]);
+            o.labs.push_back(lab);
+        } else if (arg == "--function" && value) o.function = argv[++i];
+        else if (arg == "--module" && value) o.module = argv[++i];
+        else if (arg == "--against" && value) o.against = argv[++i];
+        else if (arg == "--sizes" && value) sizes = argv[++i];
+        else if (arg == "--json" && value) o.json = argv[++i];
+        else if (arg == "--observe" && value) o.observe = argv[++i];
+        else if (arg == "--ncu" && value) o.ncu = argv[++i];
+        else if (arg == "--seed" && value) {
+            const auto seed = parse_size(argv[++i]);
+            if (!seed) return usage("--seed takes a non-negative integer");
+            o.seed = *seed;
+        }
+        else if (arg == "--no-baselines") o.baselines = false;
+        else if (arg == "--counters") o.counters = true;
+        else if (arg == "--counters-size" && value) {
+            const auto n = parse_size(argv[++i]);
+            if (!n || *n == 0 || *n > 0xffffffffu) return usage("--counters-size takes an element count");
+            o.counters_size = *n;
+        }
+        else if (arg == "--once" && value) {
+            o.once = parse_size(argv[++i]);
+            if (!o.once) return usage("--once takes an element count");
+        } else if (arg == "--min-rounds" && value && number(x) && x >= 3) o.rule.min_rounds = static_cast<unsigned>(x);
+        else if (arg == "--max-rounds" && value && number(x) && x >= 3) o.rule.max_rounds = static_cast<unsigned>(x);
+        else if (arg == "--rel-ci" && value && number(x) && x > 0) o.rule.rel_ci = x;
+        else if (arg == "--max-seconds" && value && number(x) && x > 0) o.rule.max_seconds = x;
+        else return usage("unknown option, missing or bad value: " + arg);
+    }
+    for (std::size_t start = 0; start <= sizes.size();) {
+        const std::size_t end = std::min(sizes.find(',', start), sizes.size());
+        const auto n = parse_size(sizes.substr(start, end - start));
+        if (!n || *n == 0 || *n > 0xffffffffu) return usage("--sizes: \"" + sizes.substr(start, end - start) + "\" is not a count from 1 to 2^32 - 1");
+        o.sizes.push_back(*n);
+        start = end + 1;
+    }
+    if (o.rule.min_rounds > o.rule.max_rounds) return usage("--min-rounds is above --max-rounds");
+    if (o.labs.empty()) {
+        for (const auto& lab : catalog::labs())
+            if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);
+        if (o.labs.empty()) return usage("no lab modules next to this scan-bench (build with nvcc); name one with --module");
+    }
+    if (o.labs.size() > 1 && (!o.module.empty() || !o.against.empty()))
+        return usage("--module and --against need one --lab");
+    if (!o.function.empty()) {
+        bool known = false;
+        for (const auto* lab : o.labs)
+            for (const auto& fn : lab->functions) known = known || fn.name == o.function;
+        if (!known) return usage("no function " + o.function + " in the labs asked for");
+    }
+
+    try {
+        if (o.once) {
+            const catalog::Lab& lab = *o.labs.front();
+            return run_once(o, lab, load_module(o.module.empty() ? default_module(lab) : o.module, lab.id));
+        }
+        const DeviceInfo dev = probe();
+        if (!dev.usable) {
+            std::cout << "SKIP: no usable CUDA device: " << dev.name << "\n";
+            return 77;
+        }
+        nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
+        for (const auto* lab : o.labs) {
+            const Module mine = load_module(o.module.empty() ? default_module(*lab) : o.module, lab->id);
+            std::optional<Module> other;
+            if (!o.against.empty()) other = load_module(o.against, lab->id);
+            for (const auto& fn : lab->functions) {
+                if (!o.function.empty() && fn.name != o.function) continue;
+                const BenchResult r = measure(o, dev, *lab, fn, mine, other);
+                std::cout << table(r) << std::flush;
+                results.push_back(to_json(r));
+                if (o.counters) {
+                    const Profile p = profile(o, *lab, fn, mine, o.counters_size);
+                    std::cout << counters_report(fn.name, o.counters_size, p) << std::flush;
+                    counters.push_back(counters_json(fn.name, o.counters_size, p));
+                }
+            }
+        }
+        if (!o.json.empty()) {
+            std::ofstream out(o.json);
+            out << nlohmann::json{{"device", dev.name}, {"results", results}, {"counters", counters}}.dump(1) << "\n";
+            if (!out.flush()) throw std::runtime_error("cannot write " + o.json);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "scan-bench: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,45 @@
+// What scan-bench measured, as a table for people and JSON for the grader
+// and the results files.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "stats.hpp"
+
+namespace bench {
+
+struct Candidate {
+    std::string name;  // "cudaMemcpy D2D", "CUB DeviceScan::InclusiveSum", "brent_kung_scan [module]"
+    std::string role;  // "copy", "cub", "module" or "against"
+    Summary ms;
+};
+
+struct SizeResult {
+    std::size_t n = 0;
+    std::vector<Candidate> candidates;
+    std::optional<Summary> ratio;  // module / against, per round
+    unsigned rounds = 0;
+    Stopped stopped = Stopped::MaxRounds;
+    const Candidate* find(const std::string& role) const;
+};
+
+struct BenchResult {
+    std::string device;
+    std::size_t l2_bytes = 0;
+    std::string lab, function, module, against;  // against: "" when timed alone
+    StopRule rule;
+    std::vector<SizeResult> sizes;
+};
+
+// Effective bandwidth, counting n reads and n writes of 4 bytes.
+double gbytes_per_s(std::size_t n, double ms);
+
+std::string table(const BenchResult& r);
+nlohmann::json to_json(const BenchResult& r);
+
+}  // namespace bench

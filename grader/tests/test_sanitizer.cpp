@@ -1,0 +1,87 @@
+// compute-sanitizer's reports, as an H100 printed them (CUDA 13.0,
+// 2026-11-22, on the kit's runners at n = 4096: the lab 01 stub, corpus
+// entries, and planted errors in copies of the reference), read into findings.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "sanitizer.hpp"
+
+using grader::parse_sanitizer;
+
+namespace {
+
+// FIXTURES: the folder of captured tool output, set by the build.
+std::string fixture(const std::string& name) {
+    std::ifstream in(std::string(FIXTURES) + "/" + name);
+    REQUIRE_MESSAGE(in.good(), "missing fixture " << FIXTURES << "/" << name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("racecheck: lab 01's stub races on its single buffer at scan.cu:24") {
+    const auto f = parse_sanitizer("racecheck", fixture("racecheck-lab01-stub.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "race");
+    CHECK(f[0].text ==
+          "data race on shared memory in kernel kogge_stone_kernel: a read at scan.cu:24 and a write at scan.cu:24 by "
+          "threads of one block with no barrier between them, 22628 hazards (compute-sanitizer racecheck)");
+}
+
+TEST_CASE("racecheck: the reports of one pair of lines become one finding, hazards summed") {
+    const auto f = parse_sanitizer("racecheck", fixture("racecheck-lab02-missing-barrier.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "race");
+    CHECK(f[0].text ==
+          "data race on shared memory in kernel brent_kung_kernel: a read at scan.cu:25 and a write at scan.cu:25 by "
+          "threads of one block with no barrier between them (14 access pairs at these lines), 5748 hazards (4 reports "
+          "printed) (compute-sanitizer racecheck)");
+}
+
+TEST_CASE("memcheck: a leak names the allocating line of scan.cu, not the harness's wrapper") {
+    const auto f = parse_sanitizer("memcheck", fixture("memcheck-lab04-leak.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "leak");
+    CHECK(f[0].text == "device memory leaked: 8 bytes allocated at scan.cu:51 and never freed (cudaFree every temporary) "
+                       "(compute-sanitizer memcheck)");
+}
+
+TEST_CASE("memcheck: stores past the end of the output, one finding for the line") {
+    const auto f = parse_sanitizer("memcheck", fixture("memcheck-lab02-store-past-n.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "memory");
+    CHECK(f[0].text ==
+          "out-of-bounds write of 4 bytes to global memory in kernel brent_kung_kernel: block (2,0,0), thread (64,0,0), "
+          "at scan.cu:19, 1 bytes past the end of an allocation of 16,640 bytes (8 reports printed) (compute-sanitizer "
+          "memcheck)");
+}
+
+TEST_CASE("initcheck: block sums read before anything wrote them") {
+    const auto f = parse_sanitizer("initcheck", fixture("initcheck-lab04-sums-never-written.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "memory");
+    CHECK(f[0].text ==
+          "uninitialized global memory read of 4 bytes in kernel add_block_sums_kernel: block (0,0,0), thread (32,0,0), "
+          "at scan.cu:39, memory nothing wrote (cudaMalloc does not clear it) (8 reports printed) (compute-sanitizer "
+          "initcheck)");
+}
+
+TEST_CASE("synccheck: a barrier inside a branch only some threads take") {
+    const auto f = parse_sanitizer("synccheck", fixture("synccheck-lab02-divergent-barrier.log"));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].category == "barrier");
+    CHECK(f[0].text ==
+          "barrier divergence in kernel brent_kung_kernel: block (0,0,0), thread (0,0,0), at scan.cu:26: Divergent "
+          "thread(s) in warp (a __syncthreads() that not every thread of the block reaches) (2 reports printed) "
+          "(compute-sanitizer synccheck)");
+}
+
+TEST_CASE("a clean run and the summaries give no findings") {
+    CHECK(parse_sanitizer("memcheck", fixture("memcheck-lab02-reference.log")).empty());
+    CHECK(parse_sanitizer("racecheck", "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed\n").empty());
+    CHECK(parse_sanitizer("memcheck", "").empty());
+    CHECK(parse_sanitizer("memcheck", "some program output\n========= \n").empty());
+}
