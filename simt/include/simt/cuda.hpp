@@ -15,7 +15,7 @@
 #define __global__
 #define __device__
 #define __host__
-#define __forceinline__ inline
+#define __forceinline__ inline __attribute__((always_inline))
 // (__noinline__ is replaced by the rewriter, not defined here: rewrite.cpp.)
 #define __launch_bounds__(...)
 // One instance per block: all fibers of a block run on one OS thread.
