@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
         }
         if (!o.json.empty()) {
             std::ofstream out(o.json);
-            out << nlohmann::json{{"device", dev.name}, {"results", results}, {"counters", counters}}.dump(1) << "\n";
+            out << document(dev.name, results, counters).dump(1) << "\n";
             if (!out.flush()) throw std::runtime_error("cannot write " + o.json);
         }
     } catch (const std::exception& e) {

@@ -88,4 +88,8 @@ nlohmann::json to_json(const BenchResult& r) {
             {"sizes", sizes}};
 }
 
+nlohmann::json document(const std::string& device, const nlohmann::json& results, const nlohmann::json& counters) {
+    return {{"device", device}, {"results", results}, {"counters", counters}};
+}
+
 }  // namespace bench

@@ -8,14 +8,13 @@
 #include <map>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "catalog.hpp"
 #include "files.hpp"
 #include "generator.hpp"
 #include "manifest.hpp"
 #include "observation.hpp"
 #include "sanitizer.hpp"
+#include "timing.hpp"
 
 namespace fs = std::filesystem;
 
@@ -303,12 +302,6 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
 // Ratio r -> points: full within full_within, none from zero_at, linear
 // between; r is first rounded to ratio_step, so noise well inside a step
 // cannot move the points.
-double timing_part(const Rubric& rubric, double ratio) {
-    const double rounded =
-        rubric.timing_ratio_step > 0 ? std::round(ratio / rubric.timing_ratio_step) * rubric.timing_ratio_step : ratio;
-    return std::clamp((rubric.timing_zero_at - rounded) / (rubric.timing_zero_at - rubric.timing_full_within), 0.0, 1.0);
-}
-
 Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
@@ -351,16 +344,12 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
                                         {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()});
         std::string problem;
-        nlohmann::json ratio, mine_ms, ref_ms;
+        Timed t;
         if (!o.ok()) {
             problem = "the timing program " + o.describe() + (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
         } else {
             try {
-                const nlohmann::json doc = nlohmann::json::parse(read_file(json_path));
-                const nlohmann::json& size = doc.at("results").at(0).at("sizes").at(0);
-                ratio = size.at("ratio");
-                for (const auto& c : size.at("candidates"))
-                    (c.at("role") == "module" ? mine_ms : ref_ms) = c.at("ms").at("median");
+                t = read_timing(json_path);
                 if (input.empty()) input = datasets::generate(spec);
                 const harness::Observation seen = harness::read_observation(seen_path);
                 if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
@@ -374,15 +363,13 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
             text += fn.name + ": not scored: " + problem + "\n";
             continue;
         }
-        const double median = ratio.at("median");
-        total += timing_part(rubric, median);
-        text += fn.name + ": " + fixed(median, 3) + "x the reference's time (" + fixed(mine_ms.get<double>(), 4) + " ms against " +
-                fixed(ref_ms.get<double>(), 4) + " ms), median of " + std::to_string(ratio.at("count").get<std::size_t>()) +
-                " alternated rounds, p10-p90 " + fixed(ratio.at("p10"), 3) + "-" + fixed(ratio.at("p90"), 3) +
-                ", 95% CI of the median " + fixed(ratio.at("ci95_low"), 3) + "-" + fixed(ratio.at("ci95_high"), 3) +
-                "; scored as " + fixed(rubric.timing_ratio_step > 0 ? std::round(median / rubric.timing_ratio_step) * rubric.timing_ratio_step : median, 2) +
-                "x on " + datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) +
-                "x, none from " + fixed(rubric.timing_zero_at, 2) + "x\n";
+        total += timing_part(rubric, t.median);
+        text += fn.name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
+                fixed(t.ref_ms, 4) + " ms), median of " + std::to_string(t.rounds) + " alternated rounds, p10-p90 " +
+                fixed(t.p10, 3) + "-" + fixed(t.p90, 3) + ", 95% CI of the median " + fixed(t.ci_low, 3) + "-" +
+                fixed(t.ci_high, 3) + "; scored as " + fixed(rounded_ratio(rubric, t.median), 2) + "x on " +
+                datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +
+                fixed(rubric.timing_zero_at, 2) + "x\n";
     }
     const double score = weight * gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = text.empty() ? "" : first_lines(text, 1);

@@ -1,0 +1,71 @@
+// The timing component on the CPU: scan-bench's JSON as its report code
+// writes it, read back by the grader, and the points a ratio earns.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "../../bench/report.hpp"  // scan-bench's writer (grader/ has a report.hpp too)
+#include "timing.hpp"
+
+using namespace grader;
+
+namespace {
+
+// A --against run as scan-bench writes it, in a file the test removes.
+struct BenchFile {
+    std::string path = "test-timing.json";
+    explicit BenchFile(const std::string& text) { std::ofstream(path) << text; }
+    ~BenchFile() { std::remove(path.c_str()); }
+};
+
+std::string against_run(double mine_ms, double ref_ms) {
+    bench::BenchResult r;
+    r.lab = "02-brent-kung";
+    r.function = "brent_kung_scan";
+    bench::SizeResult size;
+    size.n = 1 << 24;
+    size.candidates = {{"brent_kung_scan (module)", "module", bench::summarize({mine_ms})},
+                       {"brent_kung_scan (against)", "against", bench::summarize({ref_ms})}};
+    size.ratio = bench::summarize({mine_ms / ref_ms, mine_ms / ref_ms * 1.01, mine_ms / ref_ms * 0.99});
+    size.rounds = 3;
+    r.sizes.push_back(size);
+    return bench::document("Test GPU", nlohmann::json::array({bench::to_json(r)}), nlohmann::json::array()).dump();
+}
+
+}  // namespace
+
+TEST_CASE("the grader reads what scan-bench writes") {
+    const BenchFile file(against_run(0.2938, 0.1141));
+    const Timed t = read_timing(file.path);
+    CHECK(t.median == doctest::Approx(0.2938 / 0.1141));
+    CHECK(t.mine_ms == 0.2938);
+    CHECK(t.ref_ms == 0.1141);
+    CHECK(t.rounds == 3);
+    CHECK(t.p10 < t.median);
+    CHECK(t.p90 > t.median);
+}
+
+TEST_CASE("a timing file that is not scan-bench's is refused, not scored") {
+    for (const std::string& text : {std::string("not json"), std::string("{}"), std::string(R"({"results": [{"sizes": [{}]}]})"),
+                                   against_run(-1, 0.1), against_run(0.1, 0)}) {
+        const BenchFile file(text);
+        CHECK_THROWS(read_timing(file.path));
+    }
+}
+
+TEST_CASE("points: full within 1.2x, none from 3x, the ratio rounded to 0.05 first") {
+    Rubric rubric;  // the defaults: full_within 1.2, zero_at 3.0, ratio_step 0.05
+    CHECK(timing_part(rubric, 1.0) == 1);
+    CHECK(timing_part(rubric, 1.22) == doctest::Approx(1));  // rounds to 1.20
+    CHECK(timing_part(rubric, 1.305) == doctest::Approx((3.0 - 1.30) / 1.8));  // lab 02 without padding: 9.44 of 10
+    CHECK(timing_part(rubric, 2.573) == doctest::Approx(0.25));  // the modulo mapping on an H100: 2.5 of 10
+    CHECK(timing_part(rubric, 2.99) == 0);
+    // Noise inside a step does not move the points (five gradings printed 2.572x to 2.575x and all
+    // scored 2.55x); a ratio on a step's edge can still go either way: 2.575 exactly rounds up.
+    for (double r : {2.572, 2.573, 2.574, 2.5749}) CHECK(timing_part(rubric, r) == doctest::Approx(0.25));
+    CHECK(timing_part(rubric, 2.575) == doctest::Approx((3.0 - 2.60) / 1.8));
+    rubric.timing_ratio_step = 0;
+    CHECK(timing_part(rubric, 2.573) == doctest::Approx((3.0 - 2.573) / 1.8));
+}

@@ -1,0 +1,29 @@
+// The timing component's arithmetic: what scan-bench's JSON says of one
+// student-against-reference run, and the points a ratio earns.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "rubric.hpp"
+
+namespace grader {
+
+// The ratio as scored: rounded to the rubric's ratio_step, so noise well
+// inside a step cannot move the points.
+double rounded_ratio(const Rubric& rubric, double ratio);
+// Full points (1) within full_within, none from zero_at, linear between.
+double timing_part(const Rubric& rubric, double ratio);
+
+// What scan-bench wrote for one function run --against the reference: the
+// per-round ratio's summary and both medians.
+struct Timed {
+    double median = 0, p10 = 0, p90 = 0, ci_low = 0, ci_high = 0, mine_ms = 0, ref_ms = 0;
+    std::size_t rounds = 0;
+};
+
+// Throws std::exception on anything but the expected fields with finite,
+// positive times: the file was written by a process that ran student code.
+Timed read_timing(const std::string& path);
+
+}  // namespace grader
