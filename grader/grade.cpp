@@ -307,9 +307,6 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     return {"divergence", score, weight, true, note};
 }
 
-// Ratio r -> points: full within full_within, none from zero_at, linear
-// between; r is first rounded to ratio_step, so noise well inside a step
-// cannot move the points.
 Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
@@ -462,6 +459,12 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
 
 }  // namespace
 
+std::string backend_names(const Context& ctx) {
+    std::string names;
+    for (const auto& b : ctx.backends) names += (names.empty() ? "" : "+") + b;
+    return names;
+}
+
 LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::string& test, const std::string& note,
                    const std::string& output) {
     const Weights& w = ctx.rubric.weights_of(lab.id);
@@ -492,7 +495,7 @@ Slot make_slot(Context& ctx, unsigned index) {
 Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     Report report;
     report.submission = sub.name;
-    for (const auto& b : ctx.backends) report.backend += (report.backend.empty() ? "" : "+") + b;
+    report.backend = backend_names(ctx);
     report.device = ctx.device;
     report.sandboxed = ctx.sandbox.enabled;
     report.notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"

@@ -37,6 +37,9 @@ Slot make_slot(Context& ctx, unsigned index);
 
 Report grade(Context& ctx, Slot& slot, const Submission& submission);
 
+// "emu", "cuda" or "emu+cuda": the backends a report names.
+std::string backend_names(const Context& ctx);
+
 // A lab that scores nothing (not submitted, rejected, not compiling, or the
 // whole submission unreadable): every component zero, gradable as the
 // context's backends make it, and one test named `test` carrying `output`.

@@ -76,7 +76,7 @@ std::vector<fs::path> batch_entries(const fs::path& folder) {
 Report ungradable(Context& ctx, const std::string& name, const std::string& why) {
     Report r;
     r.submission = name;
-    for (const auto& b : ctx.backends) r.backend += (r.backend.empty() ? "" : "+") + b;
+    r.backend = backend_names(ctx);
     r.device = ctx.device;
     r.notes.push_back("not graded: " + why);
     for (const auto& id : ctx.labs) r.labs.push_back(zero_lab(ctx, *catalog::find(id), "submission", why, "Not graded: " + why));

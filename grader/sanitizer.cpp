@@ -39,12 +39,6 @@ void where(const std::string& line, std::string& kernel, std::string& location) 
     }
 }
 
-std::string detail(const Record& r, const std::string& prefix) {
-    for (const auto& l : r.more)
-        if (l.rfind(prefix, 0) == 0) return l;
-    return "";
-}
-
 std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + ", " + b; }
 
 }  // namespace

@@ -64,13 +64,13 @@ Workspace::Workspace(std::string dir, std::string kit, std::string backend, doub
 std::string Workspace::runner(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-run"; }
 std::string Workspace::module(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-scan.so"; }
 
-BuildResult Workspace::configure(const Sandbox& sandbox) {
+void Workspace::configure(const Sandbox& sandbox) {
     // A workspace left by an earlier run is brought up to date, not rebuilt.
     fs::create_directories(scratch());
     copy_kit(kit_, dir_ + "/kit");
     if (fs::exists(dir_ + "/build/build.ninja")) {
         configured_ = true;
-        return {true, "", 0};
+        return;
     }
     fs::remove_all(dir_ + "/build");
     // Nothing of the student's is in the build yet: a failure here is the kit's or the machine's.
@@ -80,14 +80,10 @@ BuildResult Workspace::configure(const Sandbox& sandbox) {
         throw std::runtime_error("the kit does not configure for " + backend_ + " (meson setup " + o.describe() + "):\n" +
                                  first_errors(o.output, dir_ + "/kit/"));
     configured_ = true;
-    return {true, "", o.seconds};
 }
 
 BuildResult Workspace::build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox) {
-    if (!configured_) {
-        const BuildResult r = configure(sandbox);
-        if (!r.ok) return r;
-    }
+    if (!configured_) configure(sandbox);
     const std::string target = dir_ + "/kit/labs/" + lab.id + "/scan.cu";
     fs::copy_file(file, target, fs::copy_options::overwrite_existing);
     fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new

@@ -34,7 +34,7 @@ public:
     std::string build_dir() const { return dir_ + "/build"; }
 
 private:
-    BuildResult configure(const Sandbox& sandbox);
+    void configure(const Sandbox& sandbox);  // throws std::runtime_error: the kit's trouble, not the student's
     std::string dir_, kit_, backend_;
     double timeout_s_;
     bool configured_ = false;
