@@ -250,15 +250,6 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out, doub
     return {"safety", score, weight, true, note};
 }
 
-double efficiency(const harness::Observation& seen) {
-    unsigned long long lanes = 0, warps = 0;
-    for (const auto& d : seen.divergence) {
-        lanes += d.lane_visits;
-        warps += d.warp_visits;
-    }
-    return warps ? static_cast<double>(lanes) / (32.0 * static_cast<double>(warps)) : 1.0;
-}
-
 Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
     const double weight = ctx.rubric.weights_of(state.lab->id).divergence;
     Workspace* emu = workspace_for(slot, "emu");
@@ -280,7 +271,10 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         const Run mine = run_runner(ctx, emu->scratch(), {emu->runner(*state.lab)}, fn.name, input, timeout, true, {"--divergence"});
         const Run ref = run_runner(ctx, emu->scratch(), {reference}, fn.name, input, timeout, false, {"--divergence"});
         if (!ref.ok) throw std::runtime_error("the reference's divergence run failed: " + ref.problem);
-        const double target = efficiency(ref.seen);
+        // For report.html's maps (none of a run without a valid result).
+        out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence});
+        if (mine.ok) out.divergence.back().mine = mine.seen.divergence;
+        const double target = harness::simt_efficiency(ref.seen.divergence);
         bool right = mine.ok;
         if (right)
             for (const auto& c : harness::judge(input, mine.seen, fn.spec, true, fn.name))
@@ -289,7 +283,7 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
             text += fn.name + ": not scored: wrong or no outputs on " + datasets::describe(spec) + "\n";
             continue;
         }
-        const double got = efficiency(mine.seen);
+        const double got = harness::simt_efficiency(mine.seen.divergence);
         const double part = std::clamp((got - (target - ctx.rubric.divergence_zero_below)) /
                                            (ctx.rubric.divergence_zero_below - ctx.rubric.divergence_full_within),
                                        0.0, 1.0);
@@ -326,7 +320,8 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         return {"timing", 0, weight, false, why};
     }
     // scan-bench from the reference's build loads both builds' modules and
-    // alternates them in one process (bench/README.md).
+    // alternates them in one process (bench/README.md), with CUB's scan and a
+    // copy in the same rounds for the HTML report's chart.
     const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
     const std::string bench = reference_build(ctx.work, ctx.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
     const std::string reference =
@@ -341,7 +336,7 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         fs::remove(seen_path);
         const std::vector<std::string> command = {
             bench, "--lab", state.lab->id, "--function", fn.name, "--module", cuda->module(*state.lab), "--against",
-            reference, "--no-baselines", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
+            reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
             "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
             "--json", json_path, "--observe", seen_path};
@@ -369,8 +364,10 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
             continue;
         }
         total += timing_part(rubric, t.median);
+        out.timing.push_back({fn.name, datasets::describe(spec), t});
         text += fn.name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
-                fixed(t.ref_ms, 4) + " ms), median of " + std::to_string(t.rounds) + " alternated rounds, p10-p90 " +
+                fixed(t.ref_ms, 4) + " ms" + (t.cub_ms > 0 ? "; CUB's scan " + fixed(t.cub_ms, 4) + " ms" : "") +
+                "), median of " + std::to_string(t.rounds) + " alternated rounds, p10-p90 " +
                 fixed(t.p10, 3) + "-" + fixed(t.p90, 3) + ", 95% CI of the median " + fixed(t.ci_low, 3) + "-" +
                 fixed(t.ci_high, 3) + "; scored as " + fixed(rounded_ratio(rubric, t.median), 2) + "x on " +
                 datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +
@@ -406,6 +403,7 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
         if (!b.ok) return fail_whole("build", "does not compile (" + ws->backend() + ")", "Compile errors:\n" + b.errors);
     }
     out.built = true;
+    out.source = source;
 
     LabState state{&lab, {}, {}, 0, 0};
     for (const auto& entry : datasets::read_manifest(ctx.kit + "/datasets/manifest/" + lab.suite + ".txt"))
@@ -451,6 +449,8 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
                               std::to_string(passed) + " of " + std::to_string(scored) + " datasets right"});
     if (ctx.progress) ctx.progress(sub.name + ": " + lab.suite + ": safety, divergence, timing");
     sanitize(ctx, slot, state);
+    for (const auto& [category, list] : state.findings)
+        for (const auto& f : list) out.findings.push_back({category, f});
     out.components.push_back(score_safety(ctx, state, out, gate));
     out.components.push_back(score_divergence(ctx, slot, state, out, gate));
     out.components.push_back(score_timing(ctx, slot, state, out, gate));

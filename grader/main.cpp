@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "catalog.hpp"
+#include "export.hpp"
 #include "grade.hpp"
 #include "outputs.hpp"
 
@@ -21,6 +22,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: scan-grade [SUBMISSION] [options]       grade one submission (default: the kit's reference)
        scan-grade --batch FOLDER [options]        grade every submission in FOLDER into a gradebook
+       scan-grade export DIR [--kit DIR] [--force]  write the student repository into DIR
+                                                  (scan-grade export --help)
 
 SUBMISSION: a folder, .zip or .tar.gz holding labs/NN-name/scan.cu files (a copy of the
 student tree or just those files); only each lab's scan.cu is graded.
@@ -96,6 +99,8 @@ Report grade_path(Context& ctx, Slot& slot, const fs::path& path, const std::str
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "export") == 0)
+        return export_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
     Context ctx;
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
@@ -202,7 +207,7 @@ int main(int argc, char** argv) {
         Report report = grade_path(ctx, slot, submission, work + "/unpack0");
         write_all(report, out);
         std::fputs(terminal_table(report, colour).c_str(), stdout);
-        std::printf("results: %s/ (results.json for Gradescope, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
+        std::printf("results: %s/ (report.html, results.json for Gradescope, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
                     out.c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade: cannot grade: %s\n", e.what());

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_html.hpp"
+
 namespace grader {
 
 namespace {
@@ -24,37 +26,7 @@ const char* const kRed = "\x1b[31m";
 const char* const kDim = "\x1b[2m";
 const char* const kReset = "\x1b[0m";
 
-// ---- Text shared by the formats
-
-const Component* find_component(const LabResult& lab, const std::string& name) {
-    for (const Component& c : lab.components)
-        if (c.name == name) return &c;
-    return nullptr;
-}
-
 double percent(double score, double max) { return max > 0 ? 100 * score / max : 0; }
-
-std::string fraction(double score, double max) { return format_points(score) + "/" + format_points(max); }
-
-std::string total_text(const Report& r) {
-    return fraction(r.score(), r.max_score()) + " (" + format_points(percent(r.score(), r.max_score())) + "%)";
-}
-
-std::string environment(const Report& r) {
-    return r.backend + " on " + r.device + (r.sandboxed ? ", sandboxed" : "");
-}
-
-// The report's notes, then each lab's own note.
-std::vector<std::string> all_notes(const Report& r) {
-    std::vector<std::string> notes = r.notes;
-    for (const LabResult& lab : r.labs)
-        if (!lab.note.empty()) notes.push_back(lab.lab + ": " + lab.note);
-    return notes;
-}
-
-std::string status_name(Status s) {
-    return s == Status::Passed ? "passed" : s == Status::Failed ? "failed" : "not graded";
-}
 
 bool graded(const TestResult& t) { return t.status != Status::NotGradable; }
 
@@ -93,25 +65,6 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) 
     return {cp, len};
 }
 
-// Student output made safe for every format: ANSI escapes removed, invalid
-// UTF-8 replaced by U+FFFD, and only characters XML 1.0 allows kept, less
-// the control characters DEL and C1 (tab, newline and CR stay).
-std::string clean(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-        if (s[i] == '\x1b') {
-            i = skip_escape(s, i);
-            continue;
-        }
-        const auto [cp, len] = decode_utf8(s, i);
-        const bool allowed = cp == '\t' || cp == '\n' || cp == '\r' || (cp >= 0x20 && cp < 0x7f) ||
-                             (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000;
-        if (allowed) out += cp == 0xfffd && len == 1 ? std::string_view("\xef\xbf\xbd") : s.substr(i, len);
-        i += len;
-    }
-    return out;
-}
-
 // Each line of `text` after `prefix`.
 std::string indent(const std::string& text, const std::string& prefix) {
     std::string out;
@@ -136,85 +89,28 @@ std::string truncate_lines(const std::string& text, std::size_t max_lines) {
     return text.substr(0, pos) + "... (" + std::to_string(more) + " more lines)\n";
 }
 
-// What a student reads for a test; for a not-gradable one, why.
-std::string test_output(const TestResult& t) {
-    if (graded(t)) return clean(t.output);
-    return "Not graded" + (t.output.empty() ? std::string(".") : ": " + clean(t.output));
-}
-
-// Where everything is shown at once (PrairieLearn, a CI job summary), a
-// hidden dataset's output is withheld: it is shown only after grades are published.
-std::string immediate_output(const TestResult& t) {
-    return t.hidden ? "Hidden dataset: output shown after grades are published." : test_output(t);
-}
-
 std::string dump(const json& j) {
     // Lab and test names are ours, but replace rather than throw on bad UTF-8.
     return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-// ---- The score table (terminal and Markdown)
-
-struct Cell {
-    std::string text;
-    const char* colour;  // for the terminal only
-};
-
-Cell score_cell(double score, double max, bool gradable) {
-    if (!gradable) return {"n/a", kDim};
-    return {fraction(score, max), score >= max ? kGreen : score <= 0 ? kRed : kYellow};
+ScoreCell score_cell(double score, double max, bool gradable) {
+    if (!gradable) return {"n/a", Mark::None};
+    return {fraction(score, max), score >= max ? Mark::Full : score <= 0 ? Mark::Zero : Mark::Partial};
 }
 
-// Header, one row per lab, then TOTAL: summed per column over the labs where
-// that component is gradable, and the report's total with its percentage.
-std::vector<std::vector<Cell>> score_rows(const Report& r) {
-    std::vector<std::vector<Cell>> rows{{{"lab", ""}}};
-    for (const char* name : kColumns) rows[0].push_back({name, ""});
-    rows[0].push_back({"total", ""});
-    Component totals[std::size(kColumns)];
-    for (Component& t : totals) t.gradable = false;
-    for (const LabResult& lab : r.labs) {
-        std::vector<Cell>& row = rows.emplace_back(std::vector<Cell>{{lab.lab, ""}});
-        for (std::size_t i = 0; i < std::size(kColumns); ++i) {
-            const Component* c = find_component(lab, kColumns[i]);
-            row.push_back(c ? score_cell(c->score, c->max_score, c->gradable) : Cell{"-", kDim});
-            if (c && c->gradable) {
-                totals[i].score += c->score;
-                totals[i].max_score += c->max_score;
-                totals[i].gradable = true;
-            }
-        }
-        row.push_back(score_cell(lab.score(), lab.max_score(), true));
-    }
-    std::vector<Cell>& total = rows.emplace_back(std::vector<Cell>{{"TOTAL", ""}});
-    for (const Component& t : totals) total.push_back(score_cell(t.score, t.max_score, t.gradable));
-    total.push_back(score_cell(r.score(), r.max_score(), true));
-    total.back().text = total_text(r);
-    return rows;
+const char* colour_of(Mark mark) {
+    const char* const colours[] = {"", kGreen, kYellow, kRed, kDim};  // in Mark's order
+    return colours[static_cast<int>(mark)];
 }
 
 // ---- Per-format escaping
-
-std::string xml(std::string_view s) {
-    std::string out;
-    for (char c : clean(s)) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 // Inline Markdown: a backslash before what would format text or end a table
 // cell, and one line.
 std::string md(std::string_view s) {
     std::string out;
-    for (char c : clean(s)) {
+    for (char c : clean_text(s)) {
         if (c == '\n' || c == '\r') c = ' ';
         if (std::string_view("\\`*_[]<>|#~").find(c) != std::string_view::npos) out += '\\';
         out += c;
@@ -253,6 +149,101 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
+// ---- Shared by the formats (declared in outputs.hpp)
+
+const Component* find_component(const LabResult& lab, const std::string& name) {
+    for (const Component& c : lab.components)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+std::string fraction(double score, double max) { return format_points(score) + "/" + format_points(max); }
+
+std::string total_text(const Report& r) {
+    return fraction(r.score(), r.max_score()) + " (" + format_points(percent(r.score(), r.max_score())) + "%)";
+}
+
+std::string environment(const Report& r) {
+    return r.backend + " on " + r.device + (r.sandboxed ? ", sandboxed" : "");
+}
+
+std::vector<std::string> all_notes(const Report& r) {
+    std::vector<std::string> notes = r.notes;
+    for (const LabResult& lab : r.labs)
+        if (!lab.note.empty()) notes.push_back(lab.lab + ": " + lab.note);
+    return notes;
+}
+
+std::string status_name(Status s) {
+    return s == Status::Passed ? "passed" : s == Status::Failed ? "failed" : "not graded";
+}
+
+std::string clean_text(std::string_view s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+        if (s[i] == '\x1b') {
+            i = skip_escape(s, i);
+            continue;
+        }
+        const auto [cp, len] = decode_utf8(s, i);
+        const bool allowed = cp == '\t' || cp == '\n' || cp == '\r' || (cp >= 0x20 && cp < 0x7f) ||
+                             (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000;
+        if (allowed) out += cp == 0xfffd && len == 1 ? std::string_view("\xef\xbf\xbd") : s.substr(i, len);
+        i += len;
+    }
+    return out;
+}
+
+std::string test_output(const TestResult& t) {
+    if (graded(t)) return clean_text(t.output);
+    return "Not graded" + (t.output.empty() ? std::string(".") : ": " + clean_text(t.output));
+}
+
+std::string immediate_output(const TestResult& t) {
+    return t.hidden ? "Hidden dataset: output shown after grades are published." : test_output(t);
+}
+
+std::string xml_escape(std::string_view s) {
+    std::string out;
+    for (char c : clean_text(s)) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::vector<std::vector<ScoreCell>> score_rows(const Report& r) {
+    std::vector<std::vector<ScoreCell>> rows{{{"lab", Mark::Label}}};
+    for (const char* name : kColumns) rows[0].push_back({name, Mark::Label});
+    rows[0].push_back({"total", Mark::Label});
+    Component totals[std::size(kColumns)];
+    for (Component& t : totals) t.gradable = false;
+    for (const LabResult& lab : r.labs) {
+        std::vector<ScoreCell>& row = rows.emplace_back(std::vector<ScoreCell>{{lab.lab, Mark::Label}});
+        for (std::size_t i = 0; i < std::size(kColumns); ++i) {
+            const Component* c = find_component(lab, kColumns[i]);
+            row.push_back(c ? score_cell(c->score, c->max_score, c->gradable) : ScoreCell{"-", Mark::None});
+            if (c && c->gradable) {
+                totals[i].score += c->score;
+                totals[i].max_score += c->max_score;
+                totals[i].gradable = true;
+            }
+        }
+        row.push_back(score_cell(lab.score(), lab.max_score(), true));
+    }
+    std::vector<ScoreCell>& total = rows.emplace_back(std::vector<ScoreCell>{{"TOTAL", Mark::Label}});
+    for (const Component& t : totals) total.push_back(score_cell(t.score, t.max_score, t.gradable));
+    total.push_back(score_cell(r.score(), r.max_score(), true));
+    total.back().text = total_text(r);
+    return rows;
+}
+
 std::string format_points(double points) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", points);
@@ -273,9 +264,9 @@ std::string terminal_table(const Report& r, bool colour) {
     std::string out = r.submission + " (" + environment(r) + ")\n\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
         for (std::size_t i = 0; i < rows[k].size(); ++i) {
-            const Cell& cell = rows[k][i];
+            const ScoreCell& cell = rows[k][i];
             const std::string pad(width[i] - cell.text.size(), ' ');
-            const std::string text = colour && *cell.colour ? cell.colour + cell.text + kReset : cell.text;
+            const std::string text = colour && *colour_of(cell.mark) ? colour_of(cell.mark) + cell.text + kReset : cell.text;
             out += i == 0 ? text + pad : "  " + pad + text;  // labs left-aligned, points right
         }
         out += "\n";
@@ -362,21 +353,21 @@ std::string junit_xml(const Report& r) {
         for (const TestResult& t : lab.tests) {
             std::string body;
             if (t.status == Status::Failed)
-                body = "<failure message=\"score " + fraction(t.score, t.max_score) + "\">" + xml(t.output) +
+                body = "<failure message=\"score " + fraction(t.score, t.max_score) + "\">" + xml_escape(t.output) +
                        "</failure>";
             else if (!graded(t))
-                body = "<skipped message=\"" + xml(test_output(t)) + "\"/>";
+                body = "<skipped message=\"" + xml_escape(test_output(t)) + "\"/>";
             else if (!t.output.empty())
-                body = "<system-out>" + xml(t.output) + "</system-out>";
-            cases += "    <testcase classname=\"" + xml(lab.lab) + "\" name=\"" + xml(t.name) + "\"" +
+                body = "<system-out>" + xml_escape(t.output) + "</system-out>";
+            cases += "    <testcase classname=\"" + xml_escape(lab.lab) + "\" name=\"" + xml_escape(t.name) + "\"" +
                      time_attribute(t.seconds) + (body.empty() ? "/>\n" : ">" + body + "</testcase>\n");
             suite.add({1, t.status == Status::Failed, !graded(t), t.seconds});
         }
-        suites += "  <testsuite name=\"" + xml(lab.lab) + "\"" + suite.attributes() + ">\n" + cases +
+        suites += "  <testsuite name=\"" + xml_escape(lab.lab) + "\"" + suite.attributes() + ">\n" + cases +
                   "  </testsuite>\n";
         all.add(suite);
     }
-    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + xml("scan-labs: " + r.submission) +
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" + xml_escape("scan-labs: " + r.submission) +
            "\"" + all.attributes() + ">\n" + suites + "</testsuites>\n";
 }
 
@@ -386,7 +377,7 @@ std::string markdown_summary(const Report& r) {
     const auto rows = score_rows(r);
     for (std::size_t k = 0; k < rows.size(); ++k) {
         out += "|";
-        for (const Cell& cell : rows[k]) out += " " + md(cell.text) + " |";
+        for (const ScoreCell& cell : rows[k]) out += " " + md(cell.text) + " |";
         out += "\n";
         if (k == 0) {  // labs left-aligned, points right
             out += "|:--|";
@@ -450,7 +441,8 @@ void write_all(const Report& r, const std::string& directory) {
     const std::pair<const char*, std::string> files[] = {
         {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
-        {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)}};
+        {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)},
+        {"report.html", report_html(r)}};
     for (const auto& [name, text] : files) write_file(std::filesystem::path(directory) / name, text);
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report.hpp"
@@ -16,6 +17,36 @@ namespace grader {
 
 // Points with at most 2 decimals and no trailing zeros: "12", "12.5", "12.33".
 std::string format_points(double points);
+
+// ---- Pieces every format shares (report_html.cpp too)
+
+const Component* find_component(const LabResult& lab, const std::string& name);  // nullptr when absent
+std::string fraction(double score, double max);  // "12.5/20"
+std::string total_text(const Report& report);    // "312.5/400 (78.13%)"
+std::string environment(const Report& report);   // "emu on the CPU emulator, sandboxed"
+std::vector<std::string> all_notes(const Report& report);  // the report's notes, then each lab's own
+std::string status_name(Status status);                    // "passed", "failed", "not graded"
+// Student output made safe for every format: ANSI escapes removed, invalid
+// UTF-8 replaced by U+FFFD, and only characters XML 1.0 allows kept, less
+// the control characters DEL and C1 (tab, newline and CR stay).
+std::string clean_text(std::string_view s);
+// clean_text, then & < > " ' as entities: for XML and HTML text and attributes.
+std::string xml_escape(std::string_view s);
+// What a student reads for a test; for a not-gradable one, why.
+std::string test_output(const TestResult& test);
+// Where everything is shown at once (PrairieLearn, a CI job summary, the HTML
+// report), a hidden dataset's output is withheld: it is shown only after grades are published.
+std::string immediate_output(const TestResult& test);
+
+// The score table: a header row, one row per lab, then TOTAL (summed per
+// column over the labs where that component is gradable, and the report's
+// total with its percentage). Each cell says how it reads.
+enum class Mark { Label, Full, Partial, Zero, None };  // None: not applicable or absent
+struct ScoreCell {
+    std::string text;
+    Mark mark;
+};
+std::vector<std::vector<ScoreCell>> score_rows(const Report& report);
 
 // One row per lab (correctness, safety, divergence, timing, total; "n/a" where
 // not gradable), a TOTAL row with the percentage, then the notes one per line.
@@ -39,7 +70,7 @@ std::string markdown_summary(const Report& report);
 std::string gradebook_csv(const std::vector<Report>& reports);
 
 // Writes results.json (Gradescope), prairielearn.json, junit.xml, summary.md,
-// feedback.txt and table.txt into `directory`, creating it if missing.
+// feedback.txt, table.txt and report.html (report_html.hpp) into `directory`, creating it if missing.
 // Throws std::runtime_error naming the path on any I/O failure.
 void write_all(const Report& report, const std::string& directory);
 

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "observation.hpp"
+#include "sanitizer.hpp"
+#include "timing.hpp"
+
 namespace grader {
 
 enum class Status { Passed, Failed, NotGradable };
@@ -30,12 +34,31 @@ struct Component {
     std::string note;  // one line: why it scored what it did
 };
 
+// The emulator's divergence of one lab function on the divergence dataset:
+// each launch's warp-by-interval map, the student's and the reference's.
+struct DivergenceMaps {
+    std::string function, dataset;
+    std::vector<harness::KernelDivergence> mine, reference;  // mine empty when the run failed
+};
+
+// One function timed on the GPU against the reference (and CUB).
+struct FunctionTiming {
+    std::string function, dataset;
+    Timed timed;
+};
+
 struct LabResult {
     std::string lab;  // "02-brent-kung"
     bool submitted = false, built = false;
     std::string note;                   // one line when the lab was not graded normally
     std::vector<Component> components;  // correctness, safety, divergence, timing
     std::vector<TestResult> tests;
+    // What the HTML report draws (report_html.hpp): the submitted scan.cu, the
+    // safety findings (which name its lines), the divergence maps and the timing.
+    std::string source;
+    std::vector<Finding> findings;
+    std::vector<DivergenceMaps> divergence;
+    std::vector<FunctionTiming> timing;
     double score() const;      // over gradable components
     double max_score() const;  // over gradable components
 };

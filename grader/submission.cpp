@@ -11,6 +11,7 @@
 #endif
 
 #include "catalog.hpp"
+#include "export.hpp"
 #include "files.hpp"
 
 namespace fs = std::filesystem;
@@ -135,7 +136,7 @@ Submission open_submission(const std::string& path, const std::string& unpack_di
             s.files[lab] = e.path().string();
             continue;
         }
-        const fs::path in_kit = fs::path(kit) / rel;
+        const fs::path in_kit = fs::path(kit) / kit_path_of(rel.generic_string());  // README.md: the student one
         if (!fs::is_regular_file(in_kit) || read_file(in_kit) != read_file(e.path())) s.ignored.push_back(rel.string());
     }
     std::sort(s.ignored.begin(), s.ignored.end());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -24,11 +25,22 @@ Timed read_timing(const std::string& path) {
     const nlohmann::json doc = nlohmann::json::parse(read_file(path));
     const nlohmann::json& size = doc.at("results").at(0).at("sizes").at(0);
     const nlohmann::json& ratio = size.at("ratio");
-    Timed t{ratio.at("median").get<double>(), ratio.at("p10").get<double>(), ratio.at("p90").get<double>(),
-            ratio.at("ci95_low").get<double>(), ratio.at("ci95_high").get<double>(), 0, 0,
-            ratio.at("count").get<std::size_t>()};
-    for (const auto& c : size.at("candidates"))
-        (c.at("role").get<std::string>() == "module" ? t.mine_ms : t.ref_ms) = c.at("ms").at("median").get<double>();
+    Timed t;
+    t.median = ratio.at("median").get<double>();
+    t.p10 = ratio.at("p10").get<double>();
+    t.p90 = ratio.at("p90").get<double>();
+    t.ci_low = ratio.at("ci95_low").get<double>();
+    t.ci_high = ratio.at("ci95_high").get<double>();
+    t.rounds = ratio.at("count").get<std::size_t>();
+    const std::map<std::string, double*> roles = {
+        {"module", &t.mine_ms}, {"against", &t.ref_ms}, {"cub", &t.cub_ms}, {"copy", &t.copy_ms}};
+    for (const auto& c : size.at("candidates")) {
+        const auto role = roles.find(c.at("role").get<std::string>());
+        if (role == roles.end()) throw std::runtime_error("a candidate of unknown role " + c.at("role").dump());
+        *role->second = c.at("ms").at("median").get<double>();
+        if (!std::isfinite(*role->second) || *role->second <= 0)
+            throw std::runtime_error("a time that is not a positive number");
+    }
     for (double v : {t.median, t.mine_ms, t.ref_ms})
         if (!std::isfinite(v) || v <= 0) throw std::runtime_error("a time or ratio that is not a positive number");
     return t;

@@ -16,9 +16,10 @@ double rounded_ratio(const Rubric& rubric, double ratio);
 double timing_part(const Rubric& rubric, double ratio);
 
 // What scan-bench wrote for one function run --against the reference: the
-// per-round ratio's summary and both medians.
+// per-round ratio's summary, both medians, and CUB's and the copy's medians
+// where it timed them in the same rounds (0 where it did not).
 struct Timed {
-    double median = 0, p10 = 0, p90 = 0, ci_low = 0, ci_high = 0, mine_ms = 0, ref_ms = 0;
+    double median = 0, p10 = 0, p90 = 0, ci_low = 0, ci_high = 0, mine_ms = 0, ref_ms = 0, cub_ms = 0, copy_ms = 0;
     std::size_t rounds = 0;
 };
 

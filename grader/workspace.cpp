@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "export.hpp"
 #include "files.hpp"
 
 namespace fs = std::filesystem;
@@ -20,16 +21,16 @@ void copy_if_changed(const fs::path& from, const fs::path& to) {
     fs::copy_file(from, to, fs::copy_options::overwrite_existing);
 }
 
-// What a student build needs of the kit (every folder the top meson.build
-// enters but grader/): never reference/ or grader/, nor build or work
-// folders that may sit inside it.
+// What a student build needs of the kit: the student repository's build
+// parts (export.hpp, the one list), so never reference/ or grader/, nor build
+// or work folders that may sit inside it.
 void copy_kit(const fs::path& kit, const fs::path& to) {
-    for (const char* part : {"meson.build", "meson_options.txt", "labs", "datasets", "simt", "bench"}) {
-        const fs::path from = kit / part;
-        if (fs::is_regular_file(from)) copy_if_changed(from, to / part);
+    for (const KitPart& part : handout_parts()) {
+        if (!part.build) continue;
+        const fs::path from = kit / part.from;
+        if (!part.folder) copy_if_changed(from, to / part.from);
         else
-            for (const auto& e : fs::recursive_directory_iterator(from))
-                if (e.is_regular_file()) copy_if_changed(e.path(), to / part / fs::relative(e.path(), from));
+            for (const std::string& rel : part_files(kit.string(), part)) copy_if_changed(from / rel, to / part.from / rel);
     }
 }
 

@@ -196,14 +196,14 @@ TEST_CASE("terminal table and feedback text") {
     CHECK(feedback.find('\x1b') == std::string::npos);
 }
 
-TEST_CASE("write_all writes six files and throws naming what failed") {
+TEST_CASE("write_all writes seven files and throws naming what failed") {
     char tmp[] = "/tmp/test-outputs-XXXXXX";
     REQUIRE(mkdtemp(tmp) != nullptr);
     const Report r = sample();
     const fs::path dir = fs::path(tmp) / "out";  // missing: write_all creates it
     write_all(r, dir.string());
     for (const char* name :
-         {"results.json", "prairielearn.json", "junit.xml", "summary.md", "feedback.txt", "table.txt"})
+         {"results.json", "prairielearn.json", "junit.xml", "summary.md", "feedback.txt", "table.txt", "report.html"})
         CHECK(fs::file_size(dir / name) > 0);
     std::ostringstream json_file;
     json_file << std::ifstream(dir / "results.json").rdbuf();

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 
 #include "../../bench/report.hpp"  // scan-bench's writer (grader/ has a report.hpp too)
 #include "timing.hpp"
@@ -20,14 +21,18 @@ struct BenchFile {
     ~BenchFile() { std::remove(path.c_str()); }
 };
 
-std::string against_run(double mine_ms, double ref_ms) {
+// cub_ms != 0: with the baselines (the copy and CUB) timed in the same rounds, as the grader runs it.
+std::string against_run(double mine_ms, double ref_ms, double cub_ms = 0) {
     bench::BenchResult r;
     r.lab = "02-brent-kung";
     r.function = "brent_kung_scan";
     bench::SizeResult size;
     size.n = 1 << 24;
-    size.candidates = {{"brent_kung_scan (module)", "module", bench::summarize({mine_ms})},
-                       {"brent_kung_scan (against)", "against", bench::summarize({ref_ms})}};
+    if (cub_ms != 0)
+        size.candidates = {{"cudaMemcpy device to device", "copy", bench::summarize({cub_ms / 2})},
+                           {"CUB DeviceScan::InclusiveSum", "cub", bench::summarize({cub_ms})}};
+    size.candidates.push_back({"brent_kung_scan (module)", "module", bench::summarize({mine_ms})});
+    size.candidates.push_back({"brent_kung_scan (against)", "against", bench::summarize({ref_ms})});
     size.ratio = bench::summarize({mine_ms / ref_ms, mine_ms / ref_ms * 1.01, mine_ms / ref_ms * 0.99});
     size.rounds = 3;
     r.sizes.push_back(size);
@@ -45,11 +50,39 @@ TEST_CASE("the grader reads what scan-bench writes") {
     CHECK(t.rounds == 3);
     CHECK(t.p10 < t.median);
     CHECK(t.p90 > t.median);
+    CHECK(t.cub_ms == 0);  // not timed
+    CHECK(t.copy_ms == 0);
+}
+
+TEST_CASE("with the baselines, CUB's and the copy's medians are read apart from the two builds'") {
+    const BenchFile file(against_run(0.2938, 0.1141, 0.0521));
+    const Timed t = read_timing(file.path);
+    CHECK(t.mine_ms == 0.2938);
+    CHECK(t.ref_ms == 0.1141);
+    CHECK(t.cub_ms == 0.0521);
+    CHECK(t.copy_ms == 0.0521 / 2);
+    CHECK(t.median == doctest::Approx(0.2938 / 0.1141));
+}
+
+TEST_CASE("scan-bench's JSON of the grader's command on an H100: the modulo mapping against the reference") {
+    // tests/timing/lab02-modulo-h100.json: lab02-modulo-mapping's module --against the reference's, 2^24
+    // elements, the rubric's stopping rule, the copy and CUB in the same rounds (2026-11-22).
+    const Timed t = read_timing(FIXTURES "/lab02-modulo-h100.json");
+    CHECK(t.median == doctest::Approx(2.5739).epsilon(1e-4));
+    CHECK(t.ci_low == doctest::Approx(2.5722).epsilon(1e-4));
+    CHECK(t.ci_high == doctest::Approx(2.5750).epsilon(1e-4));
+    CHECK(t.rounds == 315);
+    CHECK(t.mine_ms == doctest::Approx(0.29606));
+    CHECK(t.ref_ms == doctest::Approx(0.11504));
+    CHECK(t.cub_ms == doctest::Approx(0.06368));
+    CHECK(t.copy_ms == doctest::Approx(0.04886));
+    CHECK(timing_part(Rubric{}, t.median) == doctest::Approx(0.25));  // 2.5 of 10, as graded on an H100 before
 }
 
 TEST_CASE("a timing file that is not scan-bench's is refused, not scored") {
     for (const std::string& text : {std::string("not json"), std::string("{}"), std::string(R"({"results": [{"sizes": [{}]}]})"),
-                                   against_run(-1, 0.1), against_run(0.1, 0)}) {
+                                   against_run(-1, 0.1), against_run(0.1, 0), against_run(0.2, 0.1, -1),
+                                   std::regex_replace(against_run(0.2, 0.1, 0.05), std::regex("\"cub\""), "\"mystery\"")}) {
         const BenchFile file(text);
         CHECK_THROWS(read_timing(file.path));
     }

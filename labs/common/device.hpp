@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "observation.hpp"
+
 namespace device {
 
 // A device call failed; sticky() errors leave the context unusable, so the
@@ -41,14 +43,9 @@ void check_after(const char* function);
 std::vector<std::string> take_findings();
 
 // SIMT divergence tracing (the emulator's): switches it on or off and says
-// whether the backend has it. One entry per launch: the emulator's counts
-// (SIMT efficiency = lane_visits / (32 * warp_visits)) and its report for a person.
-struct LaunchDivergence {
-    std::string kernel;
-    unsigned long long lane_visits = 0, warp_visits = 0;
-    unsigned divergent = 0;  // (warp, barrier interval) pairs that diverged, over all blocks
-    std::string report;
-};
+// whether the backend has it. One entry per launch: its warp-by-interval map
+// and the emulator's report for a person, as the observation carries them.
+using LaunchDivergence = harness::KernelDivergence;
 bool trace_divergence(bool on);
 std::vector<LaunchDivergence> take_divergence();
 

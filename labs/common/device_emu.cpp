@@ -23,14 +23,15 @@ bool trace_divergence(bool on) {
 std::vector<LaunchDivergence> take_divergence() {
     std::vector<LaunchDivergence> out;
     for (const auto& d : simt::take_divergence()) {
-        LaunchDivergence l{d.kernel, 0, 0, 0, simt::format(d)};
-        for (const auto& interval : d.cells)
-            for (const auto& cell : interval) {
-                l.lane_visits += cell.lane_visits;
-                l.warp_visits += cell.warp_visits;
-                l.divergent += cell.blocks_divergent;
-            }
-        out.push_back(std::move(l));
+        LaunchDivergence& l = out.emplace_back();
+        l.kernel = d.kernel;
+        l.blocks = d.blocks;
+        l.warps_per_block = d.warps_per_block;
+        for (const auto& interval : d.cells) {
+            auto& row = l.cells.emplace_back();
+            for (const auto& cell : interval) row.push_back({cell.lane_visits, cell.warp_visits, cell.blocks_divergent});
+        }
+        l.report = simt::format(d);
     }
     return out;
 }

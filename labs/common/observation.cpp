@@ -14,6 +14,30 @@ std::vector<float> guarded(std::vector<float> in) {
     return in;
 }
 
+double DivergenceCell::active_fraction() const {
+    return warp_visits ? static_cast<double>(lane_visits) / (32.0 * static_cast<double>(warp_visits)) : 1.0;
+}
+
+DivergenceCell& DivergenceCell::operator+=(const DivergenceCell& other) {
+    lane_visits += other.lane_visits;
+    warp_visits += other.warp_visits;
+    divergent_blocks += other.divergent_blocks;
+    return *this;
+}
+
+DivergenceCell KernelDivergence::total() const {
+    DivergenceCell sum;
+    for (const auto& row : cells)
+        for (const auto& c : row) sum += c;
+    return sum;
+}
+
+double simt_efficiency(const std::vector<KernelDivergence>& launches) {
+    DivergenceCell sum;
+    for (const auto& d : launches) sum += d.total();
+    return sum.active_fraction();
+}
+
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
                          bool exact, const std::string& function) {
     if (!seen.error.empty())
@@ -56,7 +80,8 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
 // rejected with a reason rather than read out of bounds.
 namespace {
 
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '2'};
+// The last byte is the format's version: 3 added the divergence maps' cells.
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '3'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -86,19 +111,22 @@ struct Reader {
         raw(&v, sizeof v);
         return v;
     }
+    // A count of records of at least `record_size` bytes each, checked against what is left.
+    std::uint64_t count(std::size_t record_size) {
+        const std::uint64_t n = u64();
+        if (n > (bytes.size() - at) / record_size) throw std::runtime_error("the result file is truncated or corrupt");
+        return n;
+    }
     std::string str() {
-        const std::uint64_t size = u64();
-        if (size > bytes.size() - at) throw std::runtime_error("the result file is truncated or corrupt");
+        const std::uint64_t size = count(1);
         std::string s(bytes.data() + at, size);
         at += size;
         return s;
     }
     template <class T>
     std::vector<T> vec() {
-        const std::uint64_t count = u64();
-        if (count > (bytes.size() - at) / sizeof(T)) throw std::runtime_error("the result file is truncated or corrupt");
-        std::vector<T> v(count);
-        raw(v.data(), count * sizeof(T));
+        std::vector<T> v(count(sizeof(T)));
+        raw(v.data(), v.size() * sizeof(T));
         return v;
     }
 };
@@ -119,9 +147,17 @@ void write_observation(const std::string& path, const Observation& seen) {
     w.u64(seen.divergence.size());
     for (const auto& d : seen.divergence) {
         w.str(d.kernel);
-        w.u64(d.lane_visits);
-        w.u64(d.warp_visits);
-        w.u64(d.divergent);
+        w.u64(d.blocks);
+        w.u64(d.warps_per_block);
+        w.u64(d.cells.size());
+        for (const auto& row : d.cells) {
+            w.u64(row.size());
+            for (const auto& c : row) {
+                w.u64(c.lane_visits);
+                w.u64(c.warp_visits);
+                w.u64(c.divergent_blocks);
+            }
+        }
         w.str(d.report);
     }
     std::ofstream file(path, std::ios::binary);
@@ -146,12 +182,23 @@ Observation read_observation(const std::string& path) {
     for (std::uint64_t i = 0, count = r.u64(); i < count; ++i) seen.findings.push_back(r.str());
     seen.error = r.str();
     seen.sticky = r.u64() != 0;
-    for (std::uint64_t i = 0, count = r.u64(); i < count; ++i) {
+    for (std::uint64_t i = 0, count = r.count(8); i < count; ++i) {
         KernelDivergence d;
         d.kernel = r.str();
-        d.lane_visits = r.u64();
-        d.warp_visits = r.u64();
-        d.divergent = static_cast<unsigned>(r.u64());
+        d.blocks = static_cast<unsigned>(r.u64());
+        d.warps_per_block = static_cast<unsigned>(r.u64());
+        for (std::uint64_t k = 0, rows = r.count(8); k < rows; ++k) {
+            auto& row = d.cells.emplace_back(r.count(24));
+            if (row.size() != d.warps_per_block) throw std::runtime_error("the result file's divergence map is malformed");
+            for (auto& c : row) {
+                c.lane_visits = r.u64();
+                c.warp_visits = r.u64();
+                c.divergent_blocks = static_cast<unsigned>(r.u64());
+                // More active lanes than a warp has, or more diverged blocks than ran: forged or corrupt.
+                if (c.lane_visits / 32 + (c.lane_visits % 32 != 0) > c.warp_visits || c.divergent_blocks > d.blocks)
+                    throw std::runtime_error("the result file's divergence map is malformed");
+            }
+        }
         d.report = r.str();
         seen.divergence.push_back(std::move(d));
     }

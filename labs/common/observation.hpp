@@ -18,12 +18,27 @@ constexpr std::size_t kGuard = 64;
 // and lets it into a real output fails loudly.
 constexpr float kInputGuard = 1.0e30f;
 
+// One warp in one barrier interval of a launch, summed over its blocks: the
+// emulator's cells[interval][warp] (simt/README.md, SIMT divergence).
+struct DivergenceCell {
+    unsigned long long lane_visits = 0, warp_visits = 0;
+    unsigned divergent_blocks = 0;  // blocks in which this warp diverged in this interval
+    // Active lanes per warp-block visit over 32: lane_visits / (32 * warp_visits); 1 when never visited.
+    double active_fraction() const;
+    DivergenceCell& operator+=(const DivergenceCell& other);  // every count summed
+};
+
+// One launch, traced: its warp-by-interval map and the emulator's report for a person.
 struct KernelDivergence {
     std::string kernel;
-    unsigned long long lane_visits = 0, warp_visits = 0;
-    unsigned divergent = 0;
+    unsigned blocks = 0, warps_per_block = 0;
+    std::vector<std::vector<DivergenceCell>> cells;  // cells[interval][warp], interval 0 up to the first barrier
     std::string report;
+    DivergenceCell total() const;  // every cell summed: divergent_blocks counts (warp, interval) pairs
 };
+
+// SIMT efficiency of launches together: lane visits / (32 x warp visits); 1 with none.
+double simt_efficiency(const std::vector<KernelDivergence>& launches);
 
 struct Observation {
     std::size_t n = 0;

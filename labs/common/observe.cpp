@@ -43,8 +43,7 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
             seen.leaked_bytes = after.bytes - before.bytes;
             seen.leaked_allocations = after.allocations - before.allocations;
         }
-        for (auto& d : device::take_divergence())
-            seen.divergence.push_back({d.kernel, d.lane_visits, d.warp_visits, d.divergent, std::move(d.report)});
+        seen.divergence = device::take_divergence();
         device::download(seen.in_after.data(), buf.in, in.size());
         device::download(seen.out.data(), buf.out, in.size());
     } catch (const device::Error& e) {

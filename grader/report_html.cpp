@@ -1,0 +1,398 @@
+#include "report_html.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <string_view>
+
+#include "outputs.hpp"
+
+namespace grader {
+namespace {
+
+using harness::DivergenceCell;
+using harness::KernelDivergence;
+
+// ---- Small text helpers
+
+std::string esc(std::string_view s) { return xml_escape(s); }
+
+std::string number(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string pct(double fraction) { return number(100 * fraction, 1) + "%"; }
+
+// An id fragment from a lab id ("02-brent-kung"): letters, digits and '-' only.
+std::string id_of(const std::string& lab) {
+    std::string out = "lab-";
+    for (char c : lab) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    return out;
+}
+
+std::string mark_class(Mark m) {
+    const char* const names[] = {"label", "full", "partial", "zero", "none"};  // in Mark's order
+    return names[static_cast<int>(m)];
+}
+
+// ---- Divergence maps
+
+// Colour stops, from no lane active to all: the labs' kernels live mostly
+// between 75% and 100%, so the scale spends most of its colours there.
+struct Stop {
+    double at;
+    int r, g, b;
+};
+constexpr Stop kScale[] = {{0.0, 0xa5, 0x00, 0x26}, {0.5, 0xf4, 0x6d, 0x43}, {0.75, 0xfe, 0xe0, 0x8b},
+                           {0.9, 0xa6, 0xd9, 0x6a}, {1.0, 0x1a, 0x98, 0x50}};
+const char* const kNotRun = "#d9d9d9";  // a warp none of whose lanes ran in that step
+constexpr int kCellW = 14, kCellH = 12;
+// A kernel with a barrier in a long loop has thousands of steps: past these
+// the page would weigh megabytes and show nothing more (a block has at most 32 warps).
+constexpr std::size_t kMaxSteps = 128, kMaxWarps = 32, kMaxKernels = 8;
+
+// A lab function may launch one kernel several times (lab 04's levels): its
+// launches summed cell by cell, one map per kernel, in order of first launch.
+std::vector<KernelDivergence> by_kernel(const std::vector<KernelDivergence>& launches) {
+    std::vector<KernelDivergence> out;
+    for (const KernelDivergence& l : launches) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const KernelDivergence& k) { return k.kernel == l.kernel; });
+        if (it == out.end()) it = out.insert(out.end(), KernelDivergence{l.kernel, 0, 0, {}, ""});
+        it->blocks += l.blocks;
+        it->warps_per_block = std::max(it->warps_per_block, l.warps_per_block);
+        if (it->cells.size() < l.cells.size()) it->cells.resize(l.cells.size());
+        for (auto& row : it->cells) row.resize(it->warps_per_block);
+        for (std::size_t i = 0; i < l.cells.size(); ++i)
+            for (std::size_t w = 0; w < l.cells[i].size(); ++w) it->cells[i][w] += l.cells[i][w];
+    }
+    return out;
+}
+
+// One kernel's map: rows the barrier intervals (steps), columns the warps of a block.
+std::string map_svg(const KernelDivergence& k) {
+    const int left = 34, top = 30, rows = static_cast<int>(std::min(k.cells.size(), kMaxSteps)),
+              cols = static_cast<int>(std::min<std::size_t>(k.warps_per_block, kMaxWarps));
+    const int width = left + cols * kCellW + 6, height = top + rows * kCellH + 6;
+    const std::string size = std::to_string(width) + "\" height=\"" + std::to_string(height);
+    std::string out = "<svg class=\"divmap\" width=\"" + size + "\" viewBox=\"0 0 " + std::to_string(width) + " " +
+                      std::to_string(height) + "\" role=\"img\" aria-label=\"" +
+                      esc(k.kernel + ": SIMT efficiency " + pct(k.total().active_fraction())) + "\">\n";
+    out += "<text class=\"axis\" x=\"" + std::to_string(left) + "\" y=\"10\">warp &#8594;</text>\n";
+    out += "<text class=\"axis\" x=\"0\" y=\"10\">step</text>\n";
+    for (int w = 0; w < cols; w += cols > 8 ? 4 : 1)
+        out += "<text class=\"tick\" x=\"" + std::to_string(left + w * kCellW + kCellW / 2) + "\" y=\"" +
+               std::to_string(top - 6) + "\" text-anchor=\"middle\">" + std::to_string(w) + "</text>\n";
+    for (int i = 0; i < rows; ++i) {
+        const int y = top + i * kCellH;
+        out += "<text class=\"tick\" x=\"" + std::to_string(left - 4) + "\" y=\"" + std::to_string(y + kCellH - 2) +
+               "\" text-anchor=\"end\">" + std::to_string(i) + "</text>\n";
+        for (int w = 0; w < std::min(cols, static_cast<int>(k.cells[i].size())); ++w) {
+            const DivergenceCell& c = k.cells[i][w];
+            const int x = left + w * kCellW;
+            const bool ran = c.warp_visits > 0;
+            const std::string where = "step " + std::to_string(i) + ", warp " + std::to_string(w) + ": ";
+            const std::string tip =
+                ran ? where + pct(c.active_fraction()) + " active (" + std::to_string(c.lane_visits) + " / 32 x " +
+                          std::to_string(c.warp_visits) + ")" +
+                          (c.divergent_blocks ? ", diverged in " + std::to_string(c.divergent_blocks) + " of " +
+                                                    std::to_string(k.blocks) + " blocks"
+                                              : "")
+                    : where + "no lane ran";
+            out += "<rect class=\"cell\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
+                   std::to_string(kCellW - 1) + "\" height=\"" + std::to_string(kCellH - 1) + "\" fill=\"" +
+                   (ran ? active_colour(c.active_fraction()) : kNotRun) + "\" data-step=\"" + std::to_string(i) +
+                   "\" data-warp=\"" + std::to_string(w) + "\" data-fraction=\"" +
+                   (ran ? number(c.active_fraction(), 4) : "") + "\"><title>" + esc(tip) + "</title></rect>\n";
+            if (c.divergent_blocks)
+                out += "<circle class=\"diverged\" cx=\"" + std::to_string(x + kCellW / 2) + "\" cy=\"" +
+                       std::to_string(y + kCellH / 2) + "\" r=\"1.5\"/>\n";
+        }
+    }
+    out += "</svg>\n";
+    if (k.cells.size() > kMaxSteps || k.warps_per_block > kMaxWarps)
+        out += "<p class=\"na\">Drawn: the first " + std::to_string(rows) + " of " + std::to_string(k.cells.size()) +
+               " steps, " + std::to_string(cols) + " of " + std::to_string(k.warps_per_block) + " warps.</p>\n";
+    return out;
+}
+
+// The colour scale in 10% swatches, the not-run grey and the divergence dot.
+std::string legend_svg() {
+    std::string out = "<svg class=\"legend\" width=\"520\" height=\"34\" viewBox=\"0 0 520 34\" role=\"img\" "
+                      "aria-label=\"colour scale of active lanes\">\n";
+    for (int k = 0; k <= 10; ++k) {
+        const int x = 4 + k * 26;
+        out += "<rect x=\"" + std::to_string(x) + "\" y=\"2\" width=\"25\" height=\"14\" fill=\"" +
+               active_colour(k / 10.0) + "\"/><text class=\"tick\" x=\"" + std::to_string(x + 12) +
+               "\" y=\"28\" text-anchor=\"middle\">" + std::to_string(10 * k) + "%</text>\n";
+    }
+    out += "<rect x=\"300\" y=\"2\" width=\"25\" height=\"14\" fill=\"" + std::string(kNotRun) +
+           "\"/><text class=\"tick\" x=\"330\" y=\"13\">no lane ran</text>\n";
+    out += "<rect x=\"400\" y=\"2\" width=\"13\" height=\"11\" fill=\"" + active_colour(1) +
+           "\"/><circle class=\"diverged\" cx=\"406.5\" cy=\"7.5\" r=\"1.5\"/><text class=\"tick\" x=\"418\" "
+           "y=\"13\">diverged in a block</text>\n";
+    return out + "</svg>\n";
+}
+
+std::string side_html(const char* cls, const std::string& who, const std::vector<KernelDivergence>& launches) {
+    std::string out = std::string("<figure class=\"side ") + cls + "\">\n<figcaption>" + who;
+    if (launches.empty()) return out + ": no map (the run gave no valid result)</figcaption>\n</figure>\n";
+    out += ": SIMT efficiency " + pct(harness::simt_efficiency(launches)) + "</figcaption>\n";
+    const std::vector<KernelDivergence> kernels = by_kernel(launches);
+    for (std::size_t i = 0; i < std::min(kernels.size(), kMaxKernels); ++i) {
+        const KernelDivergence& k = kernels[i];
+        out += "<div class=\"kernel\">" + esc(k.kernel) + ": " + std::to_string(k.blocks) + " block(s) of " +
+               std::to_string(k.warps_per_block) + " warp(s), " + std::to_string(k.cells.size()) + (k.cells.size() == 1 ? " step" : " steps") + ", SIMT efficiency " +
+               pct(k.total().active_fraction()) + "</div>\n" + map_svg(k);
+    }
+    if (kernels.size() > kMaxKernels)
+        out += "<p class=\"na\">" + std::to_string(kernels.size() - kMaxKernels) + " more kernels not drawn.</p>\n";
+    return out + "</figure>\n";
+}
+
+// ---- Timing chart
+
+std::string timing_svg(const FunctionTiming& f) {
+    struct Bar {
+        const char* label;
+        double ms;
+        const char* cls;
+    };
+    std::vector<Bar> bars = {{"yours", f.timed.mine_ms, "mine"}, {"reference", f.timed.ref_ms, "reference"}};
+    if (f.timed.cub_ms > 0) bars.push_back({"CUB", f.timed.cub_ms, "cub"});
+    double most = 1e-9;  // read_timing refuses times that are not positive; a Report made elsewhere may not
+    for (const Bar& b : bars) most = std::max(most, b.ms);
+    const int left = 80, span = 360, row = 24, height = static_cast<int>(bars.size()) * row + 8;
+    std::string out = "<svg class=\"timing\" width=\"560\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 560 " +
+                      std::to_string(height) + "\" role=\"img\" aria-label=\"median time per call\">\n";
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const int y = 4 + static_cast<int>(i) * row;
+        const int w = std::max(1, static_cast<int>(std::lround(span * bars[i].ms / most)));
+        out += "<text class=\"tick\" x=\"" + std::to_string(left - 6) + "\" y=\"" + std::to_string(y + 14) +
+               "\" text-anchor=\"end\">" + bars[i].label + "</text><rect class=\"bar " + bars[i].cls + "\" x=\"" +
+               std::to_string(left) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
+               "\" height=\"18\"/><text class=\"tick\" x=\"" + std::to_string(left + w + 6) + "\" y=\"" +
+               std::to_string(y + 14) + "\">" + number(bars[i].ms, 4) + " ms</text>\n";
+    }
+    return out + "</svg>\n";
+}
+
+std::string timing_html(const LabResult& lab) {
+    const Component* c = find_component(lab, "timing");
+    std::string out = "<section class=\"timing\">\n<h3>Timing on the GPU</h3>\n";
+    if (c && !c->gradable) {
+        const std::string prefix = "not gradable here: ";
+        const std::string why = c->note.rfind(prefix, 0) == 0 ? c->note.substr(prefix.size()) : c->note;
+        return out + "<p class=\"na\">Timing was not gradable here: " + esc(why) + "</p>\n</section>\n";
+    }
+    if (lab.timing.empty())
+        return out + "<p class=\"na\">No timing chart: " + esc(c ? c->note : "not timed") +
+               "</p>\n</section>\n";
+    for (const FunctionTiming& f : lab.timing) {
+        const Timed& t = f.timed;
+        out += "<div class=\"fn\">\n<h4>" + esc(f.function) + " on " + esc(f.dataset) + ": median time per call</h4>\n" +
+               timing_svg(f) + "<p class=\"ratio\">Yours takes <b>" + number(t.median, 3) +
+               "x</b> the reference's time (median of " + std::to_string(t.rounds) +
+               " alternated rounds; 95% confidence interval of the median " + number(t.ci_low, 3) + "x to " +
+               number(t.ci_high, 3) + "x; p10 to p90 " + number(t.p10, 3) + "x to " + number(t.p90, 3) + "x)" +
+               (t.cub_ms > 0 ? "; " + number(t.mine_ms / t.cub_ms, 2) + "x CUB's" : "") + ".</p>\n</div>\n";
+    }
+    return out + "</section>\n";
+}
+
+// ---- Source and findings
+
+// scan.cu's line numbers in a finding ("at scan.cu:24"), as links to the listing's lines.
+const std::regex kLineRef(R"((^|[^A-Za-z0-9_.])(scan\.cu:([0-9]{1,7})))");
+
+// A finding's text escaped, each "scan.cu:N" of a listed line a link to it;
+// `named` gets those lines, each once.
+std::string linked(const std::string& finding, const std::string& id, std::size_t line_count,
+                   std::vector<std::size_t>& named) {
+    const std::string text = clean_text(finding);
+    std::string out;
+    std::size_t done = 0;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kLineRef); it != std::sregex_iterator(); ++it) {
+        const std::size_t at = static_cast<std::size_t>(it->position(2));
+        const std::size_t line = std::stoul((*it)[3].str());
+        if (line < 1 || line > line_count) continue;
+        if (std::find(named.begin(), named.end(), line) == named.end()) named.push_back(line);
+        out += esc(text.substr(done, at - done)) + "<a href=\"#" + id + "-L" + std::to_string(line) + "\">" +
+               esc((*it)[2].str()) + "</a>";
+        done = at + static_cast<std::size_t>(it->length(2));
+    }
+    return out + esc(text.substr(done));
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        lines.push_back(text.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return lines;
+}
+
+std::string source_html(const LabResult& lab) {
+    constexpr std::size_t kMaxLines = 5000;  // a scan.cu is a page or two; keep a giant one from swamping the page
+    const std::string id = id_of(lab.lab);
+    std::vector<std::string> lines = split_lines(lab.source);
+    const std::size_t cut = lines.size() > kMaxLines ? lines.size() - kMaxLines : 0;
+    lines.resize(std::min(lines.size(), kMaxLines));
+    std::map<std::size_t, std::vector<std::size_t>> marks;  // line -> findings naming it (1-based)
+    std::string out = "<section class=\"source\">\n<h3>scan.cu and the safety findings</h3>\n";
+    if (lab.findings.empty()) out += "<p class=\"clean\">No race, barrier, memory or leak findings.</p>\n";
+    else out += "<ol class=\"findings\">\n";
+    for (std::size_t f = 0; f < lab.findings.size(); ++f) {
+        std::vector<std::size_t> named;
+        out += "<li class=\"finding\" id=\"" + id + "-f" + std::to_string(f + 1) + "\"><span class=\"cat\">" +
+               esc(lab.findings[f].category) + "</span> " + linked(lab.findings[f].text, id, lines.size(), named) +
+               "</li>\n";
+        for (std::size_t line : named) marks[line].push_back(f + 1);
+    }
+    if (!lab.findings.empty()) out += "</ol>\n";
+    out += "<div class=\"scroll\"><table class=\"code\">\n";
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto m = marks.find(i + 1);
+        std::string notes;
+        if (m != marks.end())
+            for (std::size_t f : m->second)
+                notes += "<a href=\"#" + id + "-f" + std::to_string(f) + "\" title=\"" + esc(lab.findings[f - 1].text) +
+                         "\">&#9664; " + esc(lab.findings[f - 1].category) + " #" + std::to_string(f) + "</a> ";
+        out += "<tr id=\"" + id + "-L" + std::to_string(i + 1) + "\"" + (m != marks.end() ? " class=\"hit\"" : "") +
+               "><td class=\"ln\">" + std::to_string(i + 1) + "</td><td class=\"src\">" + esc(lines[i]) +
+               "</td><td class=\"marks\">" + notes + "</td></tr>\n";
+    }
+    out += "</table></div>\n";
+    if (cut) out += "<p class=\"na\">" + std::to_string(cut) + " more lines not shown.</p>\n";
+    return out + "</section>\n";
+}
+
+// ---- Tests, labs, the page
+
+std::string tests_html(const LabResult& lab) {
+    std::vector<const TestResult*> tests;
+    for (const TestResult& t : lab.tests) tests.push_back(&t);
+    std::stable_partition(tests.begin(), tests.end(), [](const TestResult* t) { return t->status == Status::Failed; });
+    std::string out = "<section class=\"tests\">\n<h3>Tests</h3>\n";
+    for (const TestResult* t : tests) {
+        const std::string status = status_name(t->status), cls = t->status == Status::Failed ? "failed"
+                                                                  : t->status == Status::Passed ? "passed" : "na";
+        const std::string points = t->status == Status::NotGradable ? "n/a" : fraction(t->score, t->max_score);
+        out += "<details class=\"test " + cls + "\"" + (t->status == Status::Failed ? " open" : "") +
+               "><summary><span class=\"badge " + cls + "\">" + status + "</span> " + esc(t->name) +
+               " <span class=\"pts\">" + points + (t->hidden ? " (hidden)" : "") + "</span></summary>\n<pre>" +
+               esc(immediate_output(*t)) + "</pre></details>\n";
+    }
+    return out + "</section>\n";
+}
+
+std::string divergence_html(const LabResult& lab) {
+    std::string out = "<section class=\"divergence\">\n<h3>Control divergence (the emulator)</h3>\n";
+    if (lab.divergence.empty()) {
+        const Component* c = find_component(lab, "divergence");
+        return out + "<p class=\"na\">No divergence maps: " + esc(c ? c->note : "not measured") +
+               "</p>\n</section>\n";
+    }
+    out += "<p>Each cell is one warp of a block (columns) in one step between two <code>__syncthreads()</code> "
+           "(rows), summed over the blocks: its active lanes per basic block it ran, out of 32 (hover a cell for "
+           "the counts). A title's SIMT efficiency is the same over all its cells, as graded.</p>\n" +
+           legend_svg();
+    for (const DivergenceMaps& d : lab.divergence)
+        out += "<div class=\"fn\">\n<h4>" + esc(d.function) + " on " + esc(d.dataset) + "</h4>\n<div class=\"pair\">\n" +
+               side_html("mine", "Yours", d.mine) + side_html("reference", "Reference", d.reference) + "</div>\n</div>\n";
+    return out + "</section>\n";
+}
+
+std::string lab_html(const LabResult& lab) {
+    std::string out = "<section class=\"lab\" id=\"" + id_of(lab.lab) + "\">\n<h2>" + esc(lab.lab) + ": " +
+                      fraction(lab.score(), lab.max_score()) + "</h2>\n";
+    if (!lab.note.empty()) out += "<p class=\"note\">" + esc(lab.note) + "</p>\n";
+    out += tests_html(lab);
+    if (lab.built) out += divergence_html(lab) + timing_html(lab);
+    if (!lab.source.empty()) out += source_html(lab);
+    return out + "</section>\n";
+}
+
+std::string table_html(const Report& r) {
+    const auto rows = score_rows(r);
+    std::string out = "<table class=\"scores\">\n";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        out += k == 0 ? "<thead><tr>" : k + 1 == rows.size() ? "<tfoot><tr>" : "<tr>";
+        for (const ScoreCell& cell : rows[k]) {
+            const char* tag = k == 0 || cell.mark == Mark::Label ? "th" : "td";
+            out += std::string("<") + tag + " class=\"" + mark_class(cell.mark) + "\">" + esc(cell.text) + "</" + tag + ">";
+        }
+        out += k == 0 ? "</tr></thead>\n<tbody>\n" : k + 1 == rows.size() ? "</tr></tfoot>\n" : "</tr>\n";
+        if (k + 2 == rows.size()) out += "</tbody>\n";
+    }
+    return out + "</table>\n";
+}
+
+const char* const kStyle = R"(
+body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #222; max-width: 1200px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { border-bottom: 2px solid #ccc; margin-top: 32px; }
+dl.meta { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 8px 0; }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
+.total { font-size: 18px; font-weight: 600; }
+table.scores { border-collapse: collapse; margin: 12px 0; }
+table.scores th, table.scores td { border: 1px solid #bbb; padding: 3px 10px; text-align: right; }
+table.scores th.label { text-align: left; background: #f2f2f2; }
+td.full { background: #d8f0d8; } td.partial { background: #fff1c2; } td.zero { background: #f7d4d4; } td.none { color: #888; }
+details.test { border: 1px solid #ddd; border-left: 5px solid #aaa; margin: 4px 0; padding: 2px 8px; }
+details.test.failed { border-left-color: #c62828; } details.test.passed { border-left-color: #2e7d32; }
+.badge { display: inline-block; min-width: 72px; font-weight: 700; text-transform: uppercase; font-size: 12px; }
+.badge.failed { color: #c62828; } .badge.passed { color: #2e7d32; } .badge.na { color: #777; }
+.pts { color: #555; } pre { white-space: pre-wrap; margin: 4px 0; font-size: 12px; }
+.pair { display: flex; flex-wrap: wrap; gap: 24px; } figure.side { margin: 0; } figcaption { font-weight: 600; }
+.kernel { font-size: 12px; color: #444; margin-top: 6px; }
+svg text { font: 10px system-ui, sans-serif; fill: #333; } circle.diverged { fill: #222; }
+rect.bar.mine { fill: #3b6fb6; } rect.bar.reference { fill: #8c8c8c; } rect.bar.cub { fill: #6a3d9a; }
+.na, .note { color: #666; font-style: italic; }
+ol.findings li { margin: 4px 0; } .cat { font-weight: 700; text-transform: uppercase; font-size: 11px; color: #c62828; }
+div.scroll { overflow-x: auto; } table.code { border-collapse: collapse; font: 12px/1.35 ui-monospace, monospace; }
+table.code td { padding: 0 8px; vertical-align: top; } td.ln { color: #888; text-align: right; user-select: none; }
+td.src { white-space: pre; } tr.hit { background: #ffe3e3; } tr.hit td.ln { color: #c62828; font-weight: 700; }
+tr:target { outline: 2px solid #c62828; } td.marks a { color: #c62828; font-size: 11px; white-space: nowrap; }
+)";
+
+}  // namespace
+
+std::string active_colour(double fraction) {
+    const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
+    std::size_t i = 1;
+    while (i + 1 < std::size(kScale) && f > kScale[i].at) ++i;
+    const Stop& a = kScale[i - 1];
+    const Stop& b = kScale[i];
+    const double t = (f - a.at) / (b.at - a.at);
+    const auto mix = [t](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * t)); };
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
+    return buf;
+}
+
+std::string report_html(const Report& r) {
+    std::string out =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        // Nothing may be fetched: the page is read offline, and nothing in it should reach out.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
+        "<title>scan-labs: " + esc(r.submission) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n" +
+        "<header>\n<h1>scan-labs report: " + esc(r.submission) + "</h1>\n<p class=\"total\">Total " + esc(total_text(r)) +
+        "</p>\n<dl class=\"meta\"><dt>backends</dt><dd>" + esc(r.backend) + "</dd><dt>device</dt><dd>" + esc(r.device) +
+        "</dd><dt>sandbox</dt><dd>" + (r.sandboxed ? "bubblewrap" : "none") + "</dd></dl>\n</header>\n" + table_html(r);
+    const auto notes = all_notes(r);
+    if (!notes.empty()) {
+        out += "<ul class=\"notes\">\n";
+        for (const std::string& note : notes) out += "<li>" + esc(note) + "</li>\n";
+        out += "</ul>\n";
+    }
+    for (const LabResult& lab : r.labs) out += lab_html(lab);
+    return out + "</body>\n</html>\n";
+}
+
+}  // namespace grader

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""report-browser.py SCAN_GRADE KIT OUT: grades the corpus entry
+lab02-modulo-mapping (lab 02, emulator) and renders its report.html in
+headless Chromium: the rendered DOM must hold the score table, both
+divergence maps with every cell, the source listing and the feedback, and the
+screenshot (decoded here with zlib) must be the window's size, not blank, and
+show the colours of the student's partially active cells (the modulo mapping
+diverges, so its map has cells below 100%). Exits 77 (meson's SKIP) where no
+Chromium is installed. Standard library only."""
+
+import html.parser
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+ENTRY = "lab02-modulo-mapping"
+WIDTH, HEIGHT = 1280, 2400
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+class Dom(html.parser.HTMLParser):
+    """Every element as (tag, attributes, text inside it), in document order."""
+
+    def __init__(self):
+        super().__init__()
+        self.elements, self.open = [], []
+
+    def handle_starttag(self, tag, attrs):
+        element = [tag, dict(attrs), ""]
+        self.elements.append(element)
+        if tag not in ("meta", "br", "input", "hr", "img", "link"):  # HTML's void elements here
+            self.open.append(element)
+
+    def handle_startendtag(self, tag, attrs):
+        self.elements.append([tag, dict(attrs), ""])
+
+    def handle_endtag(self, tag):
+        if any(e[0] == tag for e in self.open):
+            while self.open.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        for element in self.open:
+            element[2] += data
+
+    def find(self, tag, cls=None):
+        return [e for e in self.elements if e[0] == tag and (cls is None or cls in e[1].get("class", "").split())]
+
+
+def png_pixels(path):
+    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB or RGBA, non-interlaced PNG."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    at, idat, header = 8, b"", None
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    if depth != 8 or colour not in (2, 6) or interlace:
+        raise ValueError(f"unsupported PNG: depth {depth}, colour type {colour}, interlace {interlace}")
+    bpp = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif kind == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif kind == 3:
+            for i in range(stride):
+                line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        elif kind == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[i:i + 3]) for i in range(0, stride, bpp)])
+        prev = line
+    return width, height, rows
+
+
+def chromium(binary, profile, *args):
+    env = {"HOME": profile, "XDG_CONFIG_HOME": profile, "XDG_CACHE_HOME": profile, "PATH": os.environ.get("PATH", "")}
+    command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+               "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--force-color-profile=srgb", "--force-device-scale-factor=1", "--hide-scrollbars",
+               f"--user-data-dir={profile}/user-data", *args]
+    return subprocess.run(command, env=env, cwd=profile, capture_output=True, text=True, timeout=180)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: report-browser.py SCAN_GRADE KIT OUT")
+    grade, kit, out = sys.argv[1:]
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not binary:
+        print("chromium not found: neither chromium nor chromium-browser is on PATH "
+              "(apt-get install chromium to render report.html)")
+        return 77
+
+    os.makedirs(out, exist_ok=True)
+    results = os.path.join(out, ENTRY)
+    shutil.rmtree(results, ignore_errors=True)
+    graded = subprocess.run([grade, os.path.join(kit, "grader", "tests", "corpus", ENTRY), "--lab", "02",
+                             "--backend", "emu", "--work", os.path.join(out, "work"), "--out", results, "--no-colour"],
+                            capture_output=True, text=True, timeout=1500)
+    page = os.path.join(results, "report.html")
+    if not check(graded.returncode == 0 and os.path.isfile(page), f"scan-grade graded {ENTRY} and wrote report.html"):
+        print(graded.stdout[-4000:], graded.stderr[-4000:])
+        return 1
+    feedback = open(os.path.join(results, "feedback.txt"), encoding="utf-8").read()
+    source = open(os.path.join(kit, "grader", "tests", "corpus", ENTRY, "labs", "02-brent-kung", "scan.cu"),
+                  encoding="utf-8").read()
+    source_lines = len(source.split("\n")) - source.endswith("\n")
+
+    with tempfile.TemporaryDirectory(prefix="report-browser-") as profile:
+        url = "file://" + os.path.abspath(page)
+        dumped = chromium(binary, profile, "--dump-dom", url)
+        check(dumped.returncode == 0 and "</html>" in dumped.stdout, f"chromium --dump-dom rendered the page (exit {dumped.returncode})")
+        shot = os.path.join(profile, "shot.png")
+        shooting = chromium(binary, profile, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT}", url)
+        if not check(shooting.returncode == 0 and os.path.isfile(shot), f"chromium --screenshot wrote a PNG (exit {shooting.returncode})"):
+            print(shooting.stderr[-2000:])
+            return 1
+        width, height, rows = png_pixels(shot)
+        shutil.copy(shot, os.path.join(results, "report-screenshot.png"))  # for a person to look at
+
+    dom = Dom()
+    dom.feed(dumped.stdout)
+    page_text = open(page, encoding="utf-8").read()
+
+    # The score table: the header and lab 02's row.
+    tables = dom.find("table", "scores")
+    check(len(tables) == 1 and all(w in tables[0][2] for w in ("correctness", "safety", "divergence", "timing", "02-brent-kung")),
+          "the score table, with lab 02's row and every component")
+    # The divergence maps: the student's and the reference's, every warp of every step a cell.
+    maps = dom.find("svg", "divmap")
+    captions = [e[2] for e in dom.find("figcaption")]
+    check(len(maps) == 2, f"two divergence maps (yours, the reference's): {len(maps)}")
+    cells = dom.find("rect", "cell")
+    steps = {int(c[1]["data-step"]) for c in cells}
+    warps = {int(c[1]["data-warp"]) for c in cells}
+    check(len(warps) == 32 and len(cells) == 2 * len(steps) * 32,
+          f"each map has a cell per warp (32) and step ({len(steps)}): {len(cells)} cells")
+    mine, reference = cells[:len(cells) // 2], cells[len(cells) // 2:]
+    partial = [c for c in mine if c[1]["data-fraction"] and float(c[1]["data-fraction"]) < 1]
+    ref_partial = [c for c in reference if c[1]["data-fraction"] and float(c[1]["data-fraction"]) < 1]
+    check(len(partial) > len(ref_partial) > 0,
+          f"the modulo mapping has more partially active cells than the reference: {len(partial)} against {len(ref_partial)}")
+    graded_eff = re.search(r"SIMT efficiency ([0-9.]+)% against the reference's ([0-9.]+)%", feedback)
+    shown = [re.search(r"(Yours|Reference): SIMT efficiency ([0-9.]+)%", c) for c in captions]
+    check(graded_eff is not None and len(shown) == 2 and all(shown)
+          and [shown[0].group(2), shown[1].group(2)] == [graded_eff.group(1), graded_eff.group(2)],
+          f"the maps' titles give the graded efficiencies: {captions} against feedback.txt's "
+          f"{graded_eff.groups() if graded_eff else None}")
+    # The source listing with its findings section, and the feedback per test.
+    listed = len(dom.find("td", "ln"))
+    check(len(dom.find("section", "source")) == 1 and listed == source_lines,
+          f"the source and findings section lists scan.cu's {source_lines} lines: {listed}")
+    tests = dom.find("details", "test")
+    check(len(tests) >= 7 and "control divergence" in tests[0][2] and "failed" in tests[0][1]["class"],
+          f"the feedback: {len(tests)} tests, the failed divergence test first")
+    check("Timing was not gradable here" in dumped.stdout, "the timing section says it was not gradable here")
+    check(not re.search(r"https?://|<script|\ssrc=", page_text), "report.html references nothing outside itself")
+
+    # The screenshot: the window's size, not blank, and the map's colours on it.
+    check((width, height) == (WIDTH, HEIGHT), f"the screenshot is {WIDTH}x{HEIGHT}: {width}x{height}")
+    counts = {}
+    for row in rows:
+        for pixel in row:
+            counts[pixel] = counts.get(pixel, 0) + 1
+    white = counts.get((255, 255, 255), 0)
+    check(len(counts) > 50 and white < 0.97 * width * height,
+          f"the screenshot is not blank: {len(counts)} colours, {100 * white / (width * height):.1f}% white")
+    wanted = {tuple(int(c[1]["fill"][i:i + 2], 16) for i in (1, 3, 5)) for c in partial}
+    seen = {colour: counts[colour] for colour in wanted if counts.get(colour, 0) >= 100}
+    check(len(seen) >= max(1, len(wanted) // 2),
+          f"the partially active cells' colours are on screen: {len(seen)} of {len(wanted)} at 100+ pixels each")
+    full = (0x1a, 0x98, 0x50)
+    check(counts.get(full, 0) > 100 * len(steps), f"the 100% colour fills the converged cells: {counts.get(full, 0)} pixels")
+
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+// The runner's result file: what write_observation writes, read_observation
+// reads back (the divergence maps' cells included), and every truncated,
+// forged or foreign file is refused with a reason, never read out of bounds.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "observation.hpp"
+
+using namespace harness;
+
+namespace {
+
+const std::string kPath = "test-observation.bin";
+
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+Observation sample() {
+    Observation seen;
+    seen.n = 3;
+    seen.in_after = guarded({1, 2, 3});
+    seen.out.assign(3 + kGuard, 0.5f);
+    seen.findings = {"data race on shared memory in kernel k: ... at scan.cu:24"};
+    // Two launches: 2 warps over 2 steps, then 1 warp over 1 step.
+    seen.divergence = {{"k", 4, 2, {{{128, 4, 0}, {96, 4, 2}}, {{0, 0, 0}, {64, 4, 1}}}, "k: report\n"},
+                       {"k2", 1, 1, {{{32, 1, 0}}}, ""}};
+    return seen;
+}
+
+}  // namespace
+
+TEST_CASE("an observation survives the file, its divergence maps cell by cell") {
+    write_observation(kPath, sample());
+    const Observation back = read_observation(kPath);
+    std::remove(kPath.c_str());
+    CHECK(back.n == 3);
+    CHECK(back.findings == sample().findings);
+    REQUIRE(back.divergence.size() == 2);
+    const KernelDivergence& d = back.divergence[0];
+    CHECK(d.kernel == "k");
+    CHECK(d.blocks == 4);
+    CHECK(d.warps_per_block == 2);
+    REQUIRE(d.cells.size() == 2);
+    CHECK(d.cells[0][1].lane_visits == 96);
+    CHECK(d.cells[0][1].warp_visits == 4);
+    CHECK(d.cells[0][1].divergent_blocks == 2);
+    CHECK(d.cells[0][1].active_fraction() == doctest::Approx(0.75));
+    CHECK(d.cells[1][0].active_fraction() == 1.0);  // never visited
+    CHECK(d.report == "k: report\n");
+    CHECK(d.total().lane_visits == 288);
+    CHECK(d.total().warp_visits == 12);
+    CHECK(d.total().divergent_blocks == 3);
+    // (288 + 32) / (32 x (12 + 1))
+    CHECK(simt_efficiency(back.divergence) == doctest::Approx(320.0 / (32.0 * 13)));
+    CHECK(simt_efficiency({}) == 1.0);
+}
+
+TEST_CASE("every truncation of the file is refused") {
+    write_observation(kPath, sample());
+    const std::string whole = bytes_of(kPath);
+    for (std::size_t size = 0; size < whole.size(); ++size) {
+        write_bytes(kPath, whole.substr(0, size));
+        CHECK_THROWS_AS(read_observation(kPath), std::runtime_error);
+    }
+    write_bytes(kPath, whole + "x");
+    CHECK_THROWS_WITH(read_observation(kPath), "the result file has trailing bytes");
+    std::string old = whole;
+    old[7] = '2';  // the format before the maps' cells
+    write_bytes(kPath, old);
+    CHECK_THROWS_WITH(read_observation(kPath), "the result file is not a scan-labs observation");
+    std::remove(kPath.c_str());
+}
+
+TEST_CASE("a forged divergence map is refused") {
+    const auto refused = [](const Observation& seen) {
+        write_observation(kPath, seen);
+        const auto clean_up = [] { std::remove(kPath.c_str()); };
+        try {
+            read_observation(kPath);
+        } catch (const std::runtime_error& e) {
+            clean_up();
+            return std::string(e.what());
+        }
+        clean_up();
+        return std::string("read");
+    };
+    const std::string malformed = "the result file's divergence map is malformed";
+    Observation seen = sample();
+    seen.divergence[0].cells[0][0].lane_visits = 32 * 4 + 1;  // more lanes than 4 warp visits have
+    CHECK(refused(seen) == malformed);
+    seen = sample();
+    seen.divergence[0].cells[1].pop_back();  // a row shorter than the block's warps
+    CHECK(refused(seen) == malformed);
+    seen = sample();
+    seen.divergence[0].cells[0][1].divergent_blocks = 5;  // of 4 blocks
+    CHECK(refused(seen) == malformed);
+    seen = sample();
+    seen.divergence[0].cells[0][0].lane_visits = ~0ull;  // no overflow lets it through
+    CHECK(refused(seen) == malformed);
+    CHECK(refused(sample()) == "read");
+}
