@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""test_workflows.py SCAN_GRADE KIT WORK: the GitHub Actions workflows of
+course/github, read with PyYAML and run.
+
+Checks both files' structure (triggers, the two checkouts, the grade step's
+secret, the upload), that grade-gpu.yml's steps are grade.yml's with only
+the differences its header documents (printed), then runs grade.yml's steps
+in order, as written, in WORK/workspace: `run:` steps with GitHub's
+`bash --noprofile --norc -eo pipefail`, `uses:` steps emulated (the kit
+checkout is a copy of KIT's files, the submission checkout a fresh
+`scan-grade export` of that copy, the upload checks that its path exists),
+`if:` evaluated as on a self-hosted machine. The results must hold the four
+labs, graded with the secret the workflow passed (the hidden datasets'
+seeds say which), at 0 points (the stubs), and the step summary the points
+per lab. The install step runs `sudo kit/scan-labs deps`: without root the
+run is skipped (exit 77) after the static checks.
+Last line: `N passed, N failed`."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hidden  # noqa: E402
+import tally  # noqa: E402
+from tally import expect, finish  # noqa: E402
+
+grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
+LABS = ["01-kogge-stone", "02-brent-kung", "03-exclusive", "04-hierarchical"]
+KIT_VAR, KIT_TOKEN = "${{ vars.SCAN_LABS_KIT }}", "${{ secrets.SCAN_LABS_KIT_TOKEN }}"
+SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
+# What the workflows are given in the test: a secret the rubric does not hold.
+CONTEXT = {"vars.SCAN_LABS_KIT": "my-course/scan-labs-kit", "secrets.SCAN_LABS_KIT_TOKEN": "not-a-real-token",
+           "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main"}
+# grade-gpu.yml against grade.yml, as its header lists them.
+GPU_DIFFERENCES = [
+    "runs-on: ubuntu-24.04 -> ['self-hosted', 'gpu']",
+    "timeout-minutes: 60 -> 90",
+    "name: grade -> grade on a GPU",
+    "step left out: Install the kit's packages",
+    "step left out: Allow the grader's sandbox",
+    "step Grade the submission: kit/scan-labs grade submission --backend emu --out results"
+    " -> kit/scan-labs grade submission --backend auto --out results",
+]
+
+
+
+def load(name):
+    with open(os.path.join(kit, "course", "github", name)) as f:
+        doc = yaml.safe_load(f)
+    if True in doc:  # YAML 1.1 reads the key `on` as true
+        doc["on"] = doc.pop(True)
+    return doc
+
+
+def substitute(value):
+    """${{ expr }} in a string, from CONTEXT; an unknown expression is an error."""
+    def one(m):
+        expr = m.group(1).strip()
+        if expr not in CONTEXT:
+            raise ValueError("the test does not know ${{ %s }}" % expr)
+        return CONTEXT[expr]
+    return re.sub(r"\$\{\{(.*?)\}\}", one, value) if isinstance(value, str) else value
+
+
+def condition(expr, failed_so_far):
+    """A step's if:, as GitHub evaluates it on a self-hosted runner."""
+    if expr is None:
+        return not failed_so_far
+    expr = re.sub(r"^\$\{\{(.*)\}\}$", r"\1", str(expr).strip()).strip()
+    status = {"always()": True, "success()": not failed_so_far, "failure()": failed_so_far}
+    if expr in status:
+        return status[expr]
+    # Without a status function GitHub reads `success() && (expr)`.
+    values = {"runner.environment == 'github-hosted'": False}  # this machine is not GitHub's
+    if expr not in values:
+        raise ValueError("the test does not know if: " + expr)
+    return not failed_so_far and values[expr]
+
+
+# ----------------------------------------------------------- static checks --
+
+cpu, gpu = load("grade.yml"), load("grade-gpu.yml")
+for name, doc in (("grade.yml", cpu), ("grade-gpu.yml", gpu)):
+    expect(isinstance(doc.get("on"), dict) and {"push", "workflow_dispatch"} <= set(doc["on"]),
+           "%s: runs on push and workflow_dispatch" % name, doc.get("on"))
+    expect(doc.get("permissions") == {"contents": "read"}, "%s: reads the repository only" % name)
+    jobs = doc.get("jobs", {})
+    expect(len(jobs) == 1, "%s: one job" % name, list(jobs))
+    steps = next(iter(jobs.values()))["steps"]
+    checkouts = [s for s in steps if str(s.get("uses", "")).startswith("actions/checkout@")]
+    kit_co = [s for s in checkouts if s.get("with", {}).get("path") == "kit"]
+    sub_co = [s for s in checkouts if s.get("with", {}).get("path") == "submission"]
+    expect(len(checkouts) == 2 and len(kit_co) == 1 and len(sub_co) == 1, "%s: two checkouts, kit/ and submission/" % name)
+    if kit_co and sub_co:
+        w = kit_co[0]["with"]
+        expect(w.get("repository") == KIT_VAR and w.get("token") == KIT_TOKEN and w.get("persist-credentials") is False,
+               "%s: the kit from vars.SCAN_LABS_KIT with secrets.SCAN_LABS_KIT_TOKEN, the token not left in kit/.git" % name, w)
+        w = sub_co[0]["with"]
+        expect("repository" not in w and "token" not in w, "%s: the submission is the repository itself" % name, w)
+    grade_steps = [s for s in steps if "scan-labs grade" in s.get("run", "")]
+    expect(len(grade_steps) == 1 and grade_steps[0].get("env", {}).get("SCAN_GRADE_SECRET") == SECRET,
+           "%s: the grade step gets SCAN_GRADE_SECRET from secrets.SCAN_GRADE_SECRET" % name)
+    uploads = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
+    expect(len(uploads) == 1 and uploads[0].get("if") == "always()" and uploads[0]["with"].get("path") == "results/",
+           "%s: uploads results/ always" % name)
+    summary = [s for s in steps if "GITHUB_STEP_SUMMARY" in s.get("run", "")]
+    expect(len(summary) == 1 and "results/summary.md" in summary[0]["run"] and summary[0].get("if") == "always()",
+           "%s: appends results/summary.md to the step summary, always" % name)
+cpu_job, gpu_job = next(iter(cpu["jobs"].values())), next(iter(gpu["jobs"].values()))
+expect(cpu_job.get("runs-on") == "ubuntu-24.04", "grade.yml: runs-on ubuntu-24.04", cpu_job.get("runs-on"))
+expect(gpu_job.get("runs-on") == ["self-hosted", "gpu"], "grade-gpu.yml: runs-on [self-hosted, gpu]", gpu_job.get("runs-on"))
+expect("sudo kit/scan-labs deps" in [s.get("run", "").strip() for s in cpu_job["steps"]],
+       "grade.yml: installs with `sudo kit/scan-labs deps`")
+
+# grade-gpu.yml is grade.yml but for the documented differences.
+differences = []
+for key in sorted(set(cpu) | set(gpu)):
+    if key != "jobs" and cpu.get(key) != gpu.get(key):
+        differences.append("%s: %s -> %s" % (key, cpu.get(key), gpu.get(key)))
+for key in sorted(set(cpu_job) | set(gpu_job)):
+    if key != "steps" and cpu_job.get(key) != gpu_job.get(key):
+        differences.append("%s: %s -> %s" % (key, cpu_job.get(key), gpu_job.get(key)))
+gpu_steps = {s.get("name"): s for s in gpu_job["steps"]}
+for s in cpu_job["steps"]:
+    g = gpu_steps.pop(s.get("name"), None)
+    if g is None:
+        differences.append("step left out: %s" % s.get("name"))
+        continue
+    for key in sorted(set(s) | set(g)):
+        if s.get(key) == g.get(key):
+            continue
+        if key == "run":
+            a, b = s["run"].splitlines(), g["run"].splitlines()
+            changed = [(x.strip(), y.strip()) for x, y in zip(a, b) if x != y]
+            if len(a) == len(b):
+                differences += ["step %s: %s -> %s" % (s.get("name"), x, y) for x, y in changed]
+                continue
+        differences.append("step %s: %s: %r -> %r" % (s.get("name"), key, s.get(key), g.get(key)))
+differences += ["step added: %s" % name for name in gpu_steps]
+print("grade-gpu.yml against grade.yml:\n  " + "\n  ".join(differences))
+expect(sorted(differences) == sorted(GPU_DIFFERENCES), "grade-gpu.yml differs from grade.yml in the documented ways only",
+       "documented:\n  " + "\n  ".join(GPU_DIFFERENCES))
+header = open(os.path.join(kit, "course", "github", "grade-gpu.yml")).read().split("\nname:")[0]
+expect(all(w in header for w in ("runs-on: [self-hosted, gpu]", "Install the kit's packages",
+                                 "Allow the grader's sandbox", "`--backend auto` for `--backend emu`")),
+       "grade-gpu.yml's header documents them")
+
+if os.geteuid() != 0:
+    print("SKIP: running grade.yml needs root: its install step is `sudo kit/scan-labs deps` (static checks done)")
+    finish(77 if not tally.failed else 1)
+
+# ------------------------------------------------------------- run grade.yml --
+
+shutil.rmtree(work, ignore_errors=True)
+workspace = os.path.join(work, "workspace")
+os.makedirs(workspace)
+# kit/: what the kit repository holds (tracked and not-ignored files where KIT
+# is a git checkout, else the tree without build folders).
+if os.path.isdir(os.path.join(kit, ".git")):
+    listed = subprocess.run(["git", "-C", kit, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            check=True, stdout=subprocess.PIPE, text=True).stdout.split("\0")
+    kit_files = sorted({f for f in listed if f and os.path.isfile(os.path.join(kit, f))})
+else:
+    kit_files = []
+    for d, dirs, names in os.walk(kit):
+        if d == kit:
+            dirs[:] = [x for x in dirs if not x.startswith("build")]
+        kit_files += [os.path.relpath(os.path.join(d, n), kit) for n in names]
+for f in kit_files:
+    os.makedirs(os.path.dirname(os.path.join(workspace, "kit", f)), exist_ok=True)
+    shutil.copy2(os.path.join(kit, f), os.path.join(workspace, "kit", f))
+print("kit/: %d files of %s" % (len(kit_files), "git ls-files" if os.path.isdir(os.path.join(kit, ".git")) else "the tree"))
+p = subprocess.run([grade, "export", "--kit", os.path.join(workspace, "kit"), os.path.join(workspace, "submission")],
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+if not expect(p.returncode == 0, "submission/: scan-grade export of kit/: exit %d" % p.returncode, p.stdout):
+    finish()
+
+env = dict(os.environ)
+if not shutil.which("sudo"):  # root without sudo (a container): sudo is the command itself
+    shim = os.path.join(work, "shim")
+    os.makedirs(shim)
+    with open(os.path.join(shim, "sudo"), "w") as f:
+        f.write('#!/bin/sh\nexec "$@"\n')
+    os.chmod(os.path.join(shim, "sudo"), 0o755)
+    env["PATH"] = shim + os.pathsep + env["PATH"]
+summary_file = os.path.join(work, "step-summary.md")
+open(summary_file, "w").close()
+env.update({"GITHUB_WORKSPACE": workspace, "GITHUB_STEP_SUMMARY": summary_file, "CI": "true",
+            "RUNNER_TEMP": os.path.join(work, "runner-temp")})
+os.makedirs(env["RUNNER_TEMP"])
+shell = (cpu.get("defaults", {}).get("run", {}).get("shell"))
+expect(shell == "bash", "grade.yml's run steps use bash (GitHub: bash --noprofile --norc -eo pipefail)", shell)
+
+
+def run_step(step, extra_env=None):
+    """Runs one run: step as GitHub does; returns (exit status, output)."""
+    script = os.path.join(env["RUNNER_TEMP"], "step.sh")
+    with open(script, "w") as f:
+        f.write(substitute(step["run"]))
+    step_env = dict(env)
+    step_env.update({k: substitute(str(v)) for k, v in step.get("env", {}).items()})
+    step_env.update(extra_env or {})
+    p = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
+                       cwd=os.path.join(workspace, step.get("working-directory", ".")), env=step_env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+job_failed = False
+for step in cpu_job["steps"]:
+    name = step.get("name", step.get("uses", step.get("run", "")))
+    if not condition(step.get("if"), job_failed):
+        print("----  %s: skipped (if: %s)" % (name, step.get("if", "success()")))
+        continue
+    uses = step.get("uses", "")
+    with_ = step.get("with", {})
+    if uses.startswith("actions/checkout@"):
+        path = os.path.join(workspace, with_["path"])
+        what = "the copy of the kit" if with_.get("repository") else "the export"
+        ok = os.path.isfile(os.path.join(path, "scan-labs"))
+        print("----  %s: emulated: %s/ is %s" % (name, with_["path"], what))
+    elif uses.startswith("actions/upload-artifact@"):
+        path = os.path.join(workspace, with_["path"])
+        ok = os.path.isdir(path) and bool(os.listdir(path))
+        print("----  %s: emulated: %s holds %s" % (name, with_["path"], sorted(os.listdir(path)) if ok else "nothing"))
+    elif "run" in step:
+        print("----  %s: run: %s" % (name, step["run"].strip().replace("\n", "\n           ")), flush=True)
+        rc, out = run_step(step)
+        print(out.rstrip())
+        ok = rc == 0
+        print("----  %s: exit %d" % (name, rc))
+    else:
+        raise ValueError("the test cannot run step %r" % step)
+    expect(ok, "step: " + name)
+    job_failed = job_failed or not ok
+
+# What the run produced.
+results = os.path.join(workspace, "results", "results.json")
+if expect(os.path.isfile(results), "results/results.json exists"):
+    with open(results) as f:
+        doc = json.load(f)
+    labs = sorted({t["tags"][0] for t in doc.get("tests", []) if t.get("tags")})
+    expect(labs == LABS, "results.json holds the four labs", labs)
+    expect(doc.get("score") == 0, "the stubs of the export score 0 (so submission/ was graded, not the reference): %s"
+           % doc.get("score"))
+    text = json.dumps(doc)
+    given = {seed for *_, seed in hidden.hidden_datasets(os.path.join(kit, "grader", "rubric.json"),
+                                                           CONTEXT["secrets.SCAN_GRADE_SECRET"])}
+    rubric = {seed for *_, seed in hidden.hidden_datasets(os.path.join(kit, "grader", "rubric.json"))}
+    shown = {int(s) for s in re.findall(r"hidden \w+ n=\d+ seed=(\d+)", text)}
+    expect(shown and shown <= given and not shown & rubric,
+           "the hidden datasets were drawn from the SCAN_GRADE_SECRET the workflow passed (%d seeds seen)" % len(shown),
+           "seen %s" % sorted(shown))
+summary = open(summary_file).read()
+rows = [l for l in summary.splitlines() if l.startswith("|")]
+lab_rows = [lab for lab in LABS if any(re.match(r"\|\s*%s\s*\|" % re.escape(lab), r) for r in rows)]
+expect(len(rows) >= 2 + len(LABS) and re.match(r"\|[:\- |]+\|$", rows[1] if len(rows) > 1 else "") and lab_rows == LABS,
+       "the step summary has the points table, a row per lab", "\n".join(rows) or summary[:2000])
+
+ignored = [l for l in summary.splitlines() if "ignored (only" in l]
+expect(not ignored, "the grader finds nothing of the untouched export to ignore (its README.md and .gitignore are "
+       "the kit's student ones)", "\n".join(ignored))
+
+# The first step stops a repository whose variable is not set, saying what to set.
+check = next(s for s in cpu_job["steps"] if "SCAN_LABS_KIT" in str(s.get("env", {})) and "run" in s)
+rc, out = run_step(check, {"SCAN_LABS_KIT": ""})
+expect(rc != 0 and "::error::" in out and "SCAN_LABS_KIT" in out,
+       "'%s' fails without the variable, naming it: exit %d" % (check["name"], rc), out)
+finish()
