@@ -1,0 +1,23 @@
+# Sourced by the CI scripts: the counts behind their last line,
+# `N passed, N failed, N skipped`.
+passed=0 failed=0 skipped=0
+
+expect() {  # expect yes|no DESCRIPTION: one check
+    if [ "$1" = yes ]; then passed=$((passed + 1)); echo "CHECK ok    $2"
+    else failed=$((failed + 1)); echo "CHECK FAIL  $2"; fi
+}
+
+tally() {  # tally LOG: adds the counts of another CI script's last line
+    local last
+    last=$(tail -n 1 "$1" 2>/dev/null)
+    if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+        passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2])) skipped=$((skipped + BASH_REMATCH[3]))
+    else
+        expect no "$1 ends without its counts line (it crashed?)"
+    fi
+}
+
+summary() {  # the last line; the exit status says whether anything failed
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+}
