@@ -14,6 +14,7 @@
 #include "generator.hpp"
 #include "manifest.hpp"
 #include "observation.hpp"
+#include "outputs.hpp"
 #include "sanitizer.hpp"
 #include "timing.hpp"
 
@@ -41,12 +42,6 @@ std::string first_lines(const std::string& text, int lines) {
     std::size_t at = 0;
     for (int i = 0; i < lines && at != std::string::npos; ++i) at = text.find('\n', at + 1);
     return at == std::string::npos ? text : text.substr(0, at + 1) + "[...]\n";
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 // A runner's run: the observation it wrote, or why there is none.

@@ -244,6 +244,12 @@ std::vector<std::vector<ScoreCell>> score_rows(const Report& r) {
     return rows;
 }
 
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
 std::string format_points(double points) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", points);

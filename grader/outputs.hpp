@@ -17,6 +17,8 @@ namespace grader {
 
 // Points with at most 2 decimals and no trailing zeros: "12", "12.5", "12.33".
 std::string format_points(double points);
+// v with exactly `digits` decimals: fixed(2.5734, 3) is "2.573".
+std::string fixed(double v, int digits);
 
 // ---- Pieces every format shares (report_html.cpp too)
 

@@ -20,13 +20,7 @@ using harness::KernelDivergence;
 
 std::string esc(std::string_view s) { return xml_escape(s); }
 
-std::string number(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string pct(double fraction) { return number(100 * fraction, 1) + "%"; }
+std::string pct(double fraction) { return fixed(100 * fraction, 1) + "%"; }
 
 // An id fragment from a lab id ("02-brent-kung"): letters, digits and '-' only.
 std::string id_of(const std::string& lab) {
@@ -107,7 +101,7 @@ std::string map_svg(const KernelDivergence& k) {
                    std::to_string(kCellW - 1) + "\" height=\"" + std::to_string(kCellH - 1) + "\" fill=\"" +
                    (ran ? active_colour(c.active_fraction()) : kNotRun) + "\" data-step=\"" + std::to_string(i) +
                    "\" data-warp=\"" + std::to_string(w) + "\" data-fraction=\"" +
-                   (ran ? number(c.active_fraction(), 4) : "") + "\"><title>" + esc(tip) + "</title></rect>\n";
+                   (ran ? fixed(c.active_fraction(), 4) : "") + "\"><title>" + esc(tip) + "</title></rect>\n";
             if (c.divergent_blocks)
                 out += "<circle class=\"diverged\" cx=\"" + std::to_string(x + kCellW / 2) + "\" cy=\"" +
                        std::to_string(y + kCellH / 2) + "\" r=\"1.5\"/>\n";
@@ -176,7 +170,7 @@ std::string timing_svg(const FunctionTiming& f) {
                "\" text-anchor=\"end\">" + bars[i].label + "</text><rect class=\"bar " + bars[i].cls + "\" x=\"" +
                std::to_string(left) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
                "\" height=\"18\"/><text class=\"tick\" x=\"" + std::to_string(left + w + 6) + "\" y=\"" +
-               std::to_string(y + 14) + "\">" + number(bars[i].ms, 4) + " ms</text>\n";
+               std::to_string(y + 14) + "\">" + fixed(bars[i].ms, 4) + " ms</text>\n";
     }
     return out + "</svg>\n";
 }
@@ -195,11 +189,11 @@ std::string timing_html(const LabResult& lab) {
     for (const FunctionTiming& f : lab.timing) {
         const Timed& t = f.timed;
         out += "<div class=\"fn\">\n<h4>" + esc(f.function) + " on " + esc(f.dataset) + ": median time per call</h4>\n" +
-               timing_svg(f) + "<p class=\"ratio\">Yours takes <b>" + number(t.median, 3) +
+               timing_svg(f) + "<p class=\"ratio\">Yours takes <b>" + fixed(t.median, 3) +
                "x</b> the reference's time (median of " + std::to_string(t.rounds) +
-               " alternated rounds; 95% confidence interval of the median " + number(t.ci_low, 3) + "x to " +
-               number(t.ci_high, 3) + "x; p10 to p90 " + number(t.p10, 3) + "x to " + number(t.p90, 3) + "x)" +
-               (t.cub_ms > 0 ? "; " + number(t.mine_ms / t.cub_ms, 2) + "x CUB's" : "") + ".</p>\n</div>\n";
+               " alternated rounds; 95% confidence interval of the median " + fixed(t.ci_low, 3) + "x to " +
+               fixed(t.ci_high, 3) + "x; p10 to p90 " + fixed(t.p10, 3) + "x to " + fixed(t.p90, 3) + "x)" +
+               (t.cub_ms > 0 ? "; " + fixed(t.mine_ms / t.cub_ms, 2) + "x CUB's" : "") + ".</p>\n</div>\n";
     }
     return out + "</section>\n";
 }
