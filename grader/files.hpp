@@ -1,4 +1,5 @@
-// Reading a whole file, for the grader's comparisons and source checks.
+// Reading and writing whole files: the grader's comparisons and source
+// checks, its results files.
 #pragma once
 
 #include <string>
@@ -7,5 +8,7 @@ namespace grader {
 
 // The file's bytes; "" when it cannot be read (callers compare or scan it).
 std::string read_file(const std::string& path);
+// Writes (replaces) the file; throws std::runtime_error naming it on failure.
+void write_file(const std::string& path, const std::string& text);
 
 }  // namespace grader

@@ -1,13 +1,18 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "catalog.hpp"
 #include "files.hpp"
@@ -21,7 +26,61 @@
 namespace fs = std::filesystem;
 
 namespace grader {
+
+void Tokens::acquire() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return free_ > 0; });
+    --free_;
+}
+
+void Tokens::release() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++free_;
+    }
+    cv_.notify_one();
+}
+
+void GpuLock::lock_shared() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return !writer_ && writers_waiting_ == 0; });
+    ++readers_;
+}
+
+void GpuLock::unlock_shared() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --readers_;
+    }
+    cv_.notify_all();
+}
+
+void GpuLock::lock() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++writers_waiting_;
+    cv_.wait(lock, [&] { return !writer_ && readers_ == 0; });
+    --writers_waiting_;
+    writer_ = true;
+}
+
+void GpuLock::unlock() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        writer_ = false;
+    }
+    cv_.notify_all();
+}
+
+std::vector<std::string> Slot::env() const {
+    if (gpu < 0) return {};
+    return {"CUDA_VISIBLE_DEVICES=" + gpu_id};
+}
+
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 const char* const kCategories[] = {"race", "barrier", "memory", "leak"};
 
@@ -44,6 +103,78 @@ std::string first_lines(const std::string& text, int lines) {
     return at == std::string::npos ? text : text.substr(0, at + 1) + "[...]\n";
 }
 
+// Phase times of one grading: each phase from its first start to its last end.
+class PhaseClock {
+public:
+    void add(const std::string& name, Clock::time_point from, Clock::time_point to) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto [it, fresh] = spans_.insert({name, {from, to}});
+        if (!fresh) it->second = {std::min(it->second.first, from), std::max(it->second.second, to)};
+    }
+    std::vector<Phase> phases() const {
+        static const char* const order[] = {"build emu", "build cuda", "datasets emu", "datasets gpu",
+                                            "sanitizer", "divergence", "timing"};
+        std::vector<Phase> out;
+        for (const char* name : order)
+            if (const auto it = spans_.find(name); it != spans_.end())
+                out.push_back({name, std::chrono::duration<double>(it->second.second - it->second.first).count()});
+        return out;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::string, std::pair<Clock::time_point, Clock::time_point>> spans_;
+};
+
+// Times its scope as one span of a phase.
+struct Span {
+    PhaseClock& clock;
+    std::string name;
+    Clock::time_point from = Clock::now();
+    ~Span() { clock.add(name, from, Clock::now()); }
+};
+
+// Runs task(0) ... task(count - 1) on up to `width` threads; the first
+// exception a task throws is rethrown once all have ended.
+void run_tasks(std::size_t count, unsigned width, const std::function<void(std::size_t)>& task) {
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    const auto worker = [&] {
+        for (std::size_t k; (k = next++) < count;) {
+            try {
+                task(k);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < std::min<std::size_t>(width, count); ++t) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+// A core for the scope of one process that keeps it busy.
+struct Token {
+    Tokens& tokens;
+    explicit Token(Tokens& t) : tokens(t) { tokens.acquire(); }
+    ~Token() { tokens.release(); }
+};
+
+// The slot's GPU, shared (correctness, compute-sanitizer) or alone (timing).
+struct SharedGpu {
+    GpuLock* lock;
+    SharedGpu(Context& ctx, const Slot& slot) : lock(slot.gpu < 0 ? nullptr : ctx.gpu_locks[slot.gpu].get()) {
+        if (lock) lock->lock_shared();
+    }
+    ~SharedGpu() {
+        if (lock) lock->unlock_shared();
+    }
+};
+
 // A runner's run: the observation it wrote, or why there is none.
 struct Run {
     bool ok = false;
@@ -59,36 +190,52 @@ void write_input(const std::string& path, const std::vector<float>& values) {
     if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
-// Runs `program` (a runner, maybe under compute-sanitizer) on `input` in the
-// workspace's scratch folder.
-Run run_runner(const Context& ctx, const std::string& scratch, std::vector<std::string> program,
-               const std::string& function, const std::vector<float>& input, double timeout_s, bool contained,
-               std::vector<std::string> extra = {}) {
-    const std::string in = scratch + "/input.bin", out = scratch + "/observation.bin";
-    fs::remove(out);
-    write_input(in, input);
-    program.insert(program.end(), {"--function", function, "--input", in, "--output", out});
-    program.insert(program.end(), extra.begin(), extra.end());
-    // The runner's build folder (scratch's parent) stays readable under the hidden work folder.
-    const Outcome o = run_contained(program, scratch, {scratch}, Limits{timeout_s}, contained ? ctx.sandbox : Sandbox{},
-                                    {fs::path(scratch).parent_path().string()});
+// Why a runner's process left no observation, for the feedback.
+std::string run_problem(const Outcome& o) {
+    if (o.exit_code == 77) return "no usable GPU: " + o.output;
+    return "the test program " + o.describe() +
+           (o.timed_out ? " (a kernel that never finishes: is a __syncthreads() or a loop bound wrong?)" : "") +
+           (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 20));
+}
+
+// Reads a runner's observation of `input` from `path`.
+Run read_run(const std::string& path, std::size_t n) {
     Run r;
-    r.timed_out = o.timed_out;
-    r.output = o.output;
-    if (!o.ok()) {
-        r.problem = "the test program " + o.describe() +
-                    (o.timed_out ? " (a kernel that never finishes: is a __syncthreads() or a loop bound wrong?)" : "") +
-                    (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 20));
-        if (o.exit_code == 77) r.problem = "no usable GPU: " + o.output;
-        return r;
-    }
     try {
-        r.seen = harness::read_observation(out);
-        if (r.seen.n != input.size()) throw std::runtime_error("the result file is for another input");
+        r.seen = harness::read_observation(path);
+        if (r.seen.n != n) throw std::runtime_error("the result file is for another input");
         r.ok = true;
     } catch (const std::exception& e) {
         r.problem = std::string("the test program exited without a valid result (") + e.what() + ")";
     }
+    return r;
+}
+
+// Runs `program` (a runner, maybe under compute-sanitizer) on `input` in
+// `scratch`, its files named after `name` (runs in one scratch folder at once
+// need names of their own).
+Run run_runner(const Context& ctx, const Slot& slot, const std::string& scratch, const std::string& name,
+               std::vector<std::string> program, const std::string& function, const std::vector<float>& input,
+               double timeout_s, bool contained, std::vector<std::string> extra = {}) {
+    const std::string build = fs::path(program.back()).parent_path().parent_path().string();
+    const std::string in = scratch + "/" + name + ".in", out = scratch + "/" + name + ".obs";
+    fs::remove(out);
+    write_input(in, input);
+    program.insert(program.end(), {"--function", function, "--input", in, "--output", out});
+    program.insert(program.end(), extra.begin(), extra.end());
+    // The runner's build folder (build/labs/labNN-run) stays readable under the hidden work folder.
+    const Outcome o = run_contained(program, scratch, {scratch}, Limits{timeout_s}, contained ? ctx.sandbox : Sandbox{},
+                                    {build}, slot.env());
+    Run r;
+    if (!o.ok()) {
+        r.timed_out = o.timed_out;
+        r.problem = run_problem(o);
+    } else {
+        r = read_run(out, input.size());
+    }
+    r.output = o.output;
+    fs::remove(in);
+    fs::remove(out);
     return r;
 }
 
@@ -97,20 +244,39 @@ double run_timeout(const Context& ctx, const std::string& backend, std::size_t n
     return ctx.rubric.run_base_s + per_million * static_cast<double>(n) / 1e6;
 }
 
+// One function on one dataset on one backend, judged.
+struct Verdict {
+    bool passed = false, timed_out = false;
+    std::string feedback;                                      // FAIL lines; empty when passed
+    std::vector<std::pair<std::string, std::string>> findings;  // category, finding
+};
+
 // One function on one dataset, on every backend.
 struct Unit {
     std::string cls, function;
     datasets::Spec spec;
     bool hidden = false, scored = true, passed = false;
-    std::string feedback;
+    const catalog::Function* fn = nullptr;
+    std::vector<float> input;
+    std::string what, feedback;
+    std::vector<Verdict> on;  // per workspace of the slot
 };
 
+// What grading one lab gathers before it is scored.
 struct LabState {
     const catalog::Lab* lab;
+    std::string file;
+    LabResult out;
+    bool graded = false;  // built on every backend: its datasets run
     std::vector<Unit> units;
     std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
-    unsigned timeouts = 0;
-    double seconds = 0;
+    std::atomic<unsigned> emu_timeouts{0};
+    std::string gpu_hung;  // the GPU run that timed out, when one did: the lab's later GPU work is skipped
+    double gate = 0;       // correctness fraction
+    std::vector<std::string> sanitizer_notes;
+    std::vector<std::pair<Run, Run>> divergence;  // per function: the student's run and the reference's
+    LabResult timed;   // timing's test and measurements, merged into out after safety and divergence
+    Component timing;
 };
 
 // Expected output equal to the input (n <= 1 for inclusive scans): a copy of
@@ -134,45 +300,37 @@ void note_finding(LabState& state, const std::string& category, const std::strin
     if (list.size() < 3) list.push_back(finding);
 }
 
-void run_unit(Context& ctx, Slot& slot, LabState& state, Unit& unit) {
-    const std::vector<float> input = datasets::generate(unit.spec);
-    const auto& fn = *std::find_if(state.lab->functions.begin(), state.lab->functions.end(),
-                                   [&](const catalog::Function& f) { return f.name == unit.function; });
-    unit.scored = !trivial(input, fn.spec);
-    const std::string what = (unit.hidden ? "hidden " : "") + datasets::describe(unit.spec) +
-                             (unit.scored ? "" : " (no points: the answer equals the input)");
-    if (state.timeouts >= ctx.rubric.give_up_after) {
-        unit.feedback = "FAIL  " + what + ": not run, after " + std::to_string(state.timeouts) + " timeouts in this lab\n";
-        return;
+Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
+    Verdict v;
+    if (!r.ok) {
+        v.timed_out = r.timed_out;
+        v.feedback = "FAIL  " + unit.what + on + ": " + r.problem + "\n";
+        return v;
     }
-    unit.passed = true;
-    for (auto& ws : slot.workspaces) {
-        const Run r = run_runner(ctx, ws->scratch(), {ws->runner(*state.lab)}, unit.function, input,
-                                 run_timeout(ctx, ws->backend(), input.size()), true);
-        const std::string on = ctx.backends.size() > 1 ? " [" + ws->backend() + "]" : "";
-        if (!r.ok) {
-            state.timeouts += r.timed_out;
-            unit.passed = false;
-            unit.feedback += "FAIL  " + what + on + ": " + r.problem + "\n";
-            continue;
-        }
-        for (const auto& f : r.seen.findings) note_finding(state, category_of(f), f);
-        if (r.seen.leaked_bytes)
-            note_finding(state, "leak", std::to_string(r.seen.leaked_bytes) + " bytes in " +
-                                            std::to_string(r.seen.leaked_allocations) + " allocation(s) still live after " +
-                                            unit.function + " returned (cudaFree every temporary)");
-        std::string why;
-        for (const auto& c : harness::judge(input, r.seen, fn.spec, datasets::is_exact(unit.spec.dist), unit.function))
-            if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
-                why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
-        for (const auto& f : r.seen.findings)
-            if (undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
-        if (!why.empty()) {
-            unit.passed = false;
-            unit.feedback += "FAIL  " + what + on + "\n" + first_lines(why, 24);
-        }
-    }
-    if (unit.passed) unit.feedback = "ok    " + what + "\n";
+    for (const auto& f : r.seen.findings) v.findings.push_back({category_of(f), f});
+    if (r.seen.leaked_bytes)
+        v.findings.push_back({"leak", std::to_string(r.seen.leaked_bytes) + " bytes in " +
+                                          std::to_string(r.seen.leaked_allocations) + " allocation(s) still live after " +
+                                          unit.function + " returned (cudaFree every temporary)"});
+    std::string why;
+    for (const auto& c : harness::judge(unit.input, r.seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
+        if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
+            why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
+    for (const auto& f : r.seen.findings)
+        if (undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
+    if (!why.empty()) v.feedback = "FAIL  " + unit.what + on + "\n" + first_lines(why, 24);
+    else v.passed = true;
+    return v;
+}
+
+Verdict not_run(const Unit& unit, const std::string& on, const std::string& why) {
+    Verdict v;
+    v.feedback = "FAIL  " + unit.what + on + ": not run, " + why + "\n";
+    return v;
+}
+
+std::string on_label(const Context& ctx, const Workspace& ws) {
+    return ctx.backends.size() > 1 ? " [" + ws.backend() + "]" : "";
 }
 
 // The slot's workspace for `backend`; nullptr when it is not graded on it.
@@ -180,6 +338,117 @@ Workspace* workspace_for(Slot& slot, const std::string& backend) {
     for (auto& ws : slot.workspaces)
         if (ws->backend() == backend) return ws.get();
     return nullptr;
+}
+
+std::size_t index_of(const Slot& slot, const Workspace* ws) {
+    for (std::size_t i = 0; i < slot.workspaces.size(); ++i)
+        if (slot.workspaces[i].get() == ws) return i;
+    return 0;
+}
+
+// The emulator's runs: one process per dataset, as many at once as there are
+// cores. After give_up_after timeouts in a lab its remaining datasets are not run.
+constexpr long long kLargeRun = 1 << 16;  // elements: about 0.1 s on the emulator
+void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    Workspace* emu = workspace_for(slot, "emu");
+    if (!emu) return;
+    const std::size_t b = index_of(slot, emu);
+    std::vector<std::pair<LabState*, Unit*>> runs;
+    for (LabState* state : labs) {
+        fs::create_directories(emu->scratch() + "/" + state->lab->suite);
+        for (auto& unit : state->units) runs.push_back({state, &unit});
+    }
+    // Small datasets first, so a kernel that hangs everywhere costs small
+    // timeouts before its lab gives up; then the large ones, largest first,
+    // so the cores finish together.
+    const auto order = [](const Unit* u) {
+        const auto n = static_cast<long long>(u->input.size());
+        return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
+    run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) {
+        auto [state, unit] = runs[k];
+        const std::string on = on_label(ctx, *emu);
+        if (stopping()) return;
+        if (state->emu_timeouts >= ctx.rubric.give_up_after) {
+            unit->on[b] = not_run(*unit, on, "after " + std::to_string(state->emu_timeouts.load()) + " timeouts in this lab");
+            return;
+        }
+        Run r;
+        {
+            Token token(ctx.cpu);
+            r = run_runner(ctx, slot, emu->scratch() + "/" + state->lab->suite,
+                           "u" + std::to_string(unit - state->units.data()), {emu->runner(*state->lab)}, unit->function,
+                           unit->input, run_timeout(ctx, "emu", unit->input.size()), true);
+        }
+        state->emu_timeouts += r.timed_out;
+        unit->on[b] = judge_run(*unit, on, r);
+    });
+}
+
+// The GPU's runs of one lab: every dataset in one runner process (--plan), so
+// the CUDA context is made once; a run that leaves the device unusable or
+// crashes the process costs a new process for the rest, and a run that hangs
+// costs one timeout: the lab's later GPU work is skipped.
+void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) {
+    const std::size_t b = index_of(slot, &ws), count = state.units.size();
+    const std::string dir = ws.scratch() + "/" + state.lab->suite, on = on_label(ctx, ws);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto input = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".in"; };
+    const auto output = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".obs"; };
+    const auto timeout = [&](std::size_t i) { return run_timeout(ctx, "cuda", state.units[i].input.size()); };
+    for (std::size_t i = 0; i < count; ++i) write_input(input(i), state.units[i].input);
+    for (std::size_t next = 0; next < count && !stopping();) {
+        std::ofstream(dir + "/plan.txt") << [&] {
+            std::string plan;
+            for (std::size_t i = next; i < count; ++i) plan += state.units[i].function + "\t" + input(i) + "\t" + output(i) + "\n";
+            return plan;
+        }();
+        double total = 0;
+        for (std::size_t i = next; i < count; ++i) total += timeout(i);
+        // Each run gets its own allowance, counted from the end of the one before.
+        std::size_t done = next;
+        double last = 0;
+        const Clock::time_point start = Clock::now();
+        Limits limits{total};
+        limits.step_deadline = [&] {
+            while (done < count && fs::exists(output(done))) {
+                ++done;
+                last = since(start);
+            }
+            return done < count ? last + timeout(done) : total;
+        };
+        Outcome o;
+        {
+            SharedGpu gpu(ctx, slot);
+            o = run_contained({ws.runner(*state.lab), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx.sandbox,
+                              {ws.build_dir()}, slot.env());
+        }
+        std::size_t k = next;
+        for (; k < count && fs::exists(output(k)); ++k) {
+            state.units[k].on[b] = judge_run(state.units[k], on, read_run(output(k), state.units[k].input.size()));
+            fs::remove(output(k));
+        }
+        if (k == count) break;
+        if (o.exit_code == 3 && k > next) {  // the run before k left the device unusable: the rest in a new process
+            next = k;
+            continue;
+        }
+        Run failed;
+        failed.timed_out = o.timed_out;
+        failed.problem = run_problem(o);
+        state.units[k].on[b] = judge_run(state.units[k], on, failed);
+        if (o.timed_out || o.exit_code == 77 || !o.started) {
+            const std::string why = o.timed_out ? "the GPU's run of " + state.units[k].what + " timed out before it"
+                                                : failed.problem;
+            if (o.timed_out) state.gpu_hung = state.units[k].what;
+            for (std::size_t j = k + 1; j < count; ++j) state.units[j].on[b] = not_run(state.units[j], on, why);
+            break;
+        }
+        next = k + 1;
+    }
+    fs::remove_all(dir);
 }
 
 TestResult make_test(const std::string& lab, const catalog::Lab& info, const std::string& component,
@@ -195,38 +464,69 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
     return t;
 }
 
-// compute-sanitizer on the GPU at a small n, each tool on each function,
-// its reports read into findings of the emulator's categories.
-void sanitize(Context& ctx, Slot& slot, LabState& state) {
-    Workspace* cuda = workspace_for(slot, "cuda");
-    if (!cuda) return;
-    const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
-    std::lock_guard<std::mutex> lock(ctx.gpu);
-    for (const auto& tool : ctx.rubric.sanitizer_tools)
-        for (const auto& fn : state.lab->functions) {
-            std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99",
-                                                "--print-limit", "8"};
-            if (tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
-            program.push_back(cuda->runner(*state.lab));
-            const Run r = run_runner(ctx, cuda->scratch(), program, fn.name, input, ctx.rubric.sanitizer_timeout_s, true);
-            if (r.ok) continue;
-            const std::string on = " (compute-sanitizer " + tool + " on " + fn.name + ")";
-            if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
-                note_finding(state, "barrier", "deadlock: " + fn.name + " did not finish in " +
-                                                   fixed(ctx.rubric.sanitizer_timeout_s, 0) +
-                                                   " s; is a __syncthreads() inside a loop or branch some threads leave?" + on);
-                continue;
-            }
-            const std::vector<Finding> found = parse_sanitizer(tool, r.output);
-            for (const auto& f : found) note_finding(state, f.category, f.text);
-            if (found.empty()) {  // the tool failed the run, but in words the grader does not know
-                const std::string category = tool == "racecheck" ? "race" : tool == "synccheck" ? "barrier" : "memory";
-                note_finding(state, category, "the run failed: " + r.problem + on);
-            }
-        }
+// Why a lab's later work is not run, or "" when it is.
+std::string skip_reason(const LabState& state, bool gpu_work) {
+    if (state.gate <= 0) return "not run: no dataset came out right, and this component is scaled by correctness";
+    if (gpu_work && !state.gpu_hung.empty())
+        return "not run on the GPU: " + state.gpu_hung + " timed out there (a hung kernel costs one timeout)";
+    return "";
 }
 
-Component score_safety(const Context& ctx, LabState& state, LabResult& out, double gate) {
+// compute-sanitizer on the GPU at a small n, each tool on each function in
+// processes of their own, as many at once as there are cores (the tools
+// are mostly CPU-bound); their reports are read into findings of the
+// emulator's categories, in a fixed order whatever order the runs end in.
+void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    Workspace* cuda = workspace_for(slot, "cuda");
+    if (!cuda) return;
+    struct Job {
+        LabState* state;
+        std::string tool;
+        const catalog::Function* fn;
+        Run run;
+    };
+    std::vector<Job> jobs;
+    for (LabState* state : labs) {
+        if (!skip_reason(*state, true).empty()) continue;
+        for (const auto& tool : ctx.rubric.sanitizer_tools)
+            for (const auto& fn : state->lab->functions) jobs.push_back({state, tool, &fn, {}});
+    }
+    const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
+    const std::string scratch = cuda->scratch() + "/sanitizer";
+    fs::create_directories(scratch);
+    run_tasks(jobs.size(), ctx.cpu.count(), [&](std::size_t k) {
+        Job& job = jobs[k];
+        if (stopping()) return;
+        std::vector<std::string> program = {"compute-sanitizer", "--tool", job.tool, "--error-exitcode", "99",
+                                            "--print-limit", "8"};
+        if (job.tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
+        program.push_back(cuda->runner(*job.state->lab));
+        Token token(ctx.cpu);
+        SharedGpu gpu(ctx, slot);
+        job.run = run_runner(ctx, slot, scratch, "s" + std::to_string(k), program, job.fn->name, input,
+                             ctx.rubric.sanitizer_timeout_s, true);
+    });
+    for (const Job& job : jobs) {
+        const Run& r = job.run;
+        LabState& state = *job.state;
+        if (r.ok) continue;
+        const std::string on = " (compute-sanitizer " + job.tool + " on " + job.fn->name + ")";
+        if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
+            note_finding(state, "barrier", "deadlock: " + job.fn->name + " did not finish in " +
+                                               fixed(ctx.rubric.sanitizer_timeout_s, 0) +
+                                               " s; is a __syncthreads() inside a loop or branch some threads leave?" + on);
+            continue;
+        }
+        const std::vector<Finding> found = parse_sanitizer(job.tool, r.output);
+        for (const auto& f : found) note_finding(state, f.category, f.text);
+        if (found.empty()) {  // the tool failed the run, but in words the grader does not know
+            const std::string category = job.tool == "racecheck" ? "race" : job.tool == "synccheck" ? "barrier" : "memory";
+            note_finding(state, category, "the run failed: " + r.problem + on);
+        }
+    }
+}
+
+Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
     const double weight = ctx.rubric.weights_of(state.lab->id).safety;
     std::string text;
     int clean = 0;
@@ -238,33 +538,88 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out, doub
         } else
             for (const auto& f : it->second) text += "FAIL  " + f + "\n";
     }
-    const double score = weight * gate * clean / 4.0;
-    std::string note = std::to_string(clean) + " of 4 checks clean (race, barrier, memory, leak)";
-    if (gate < 1) note += ", scaled by correctness " + fixed(gate * 100, 0) + "%";
+    for (const auto& n : state.sanitizer_notes) text += n + "\n";
+    const double score = weight * state.gate * clean / 4.0;
+    // With no dataset right the emulator's findings are still shown; compute-sanitizer did not run.
+    std::string note = skip_reason(state, false);
+    if (note.empty()) note = std::to_string(clean) + " of 4 checks clean (race, barrier, memory, leak)";
+    if (state.gate > 0 && state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
     out.tests.push_back(make_test(state.lab->id, *state.lab, "safety", "safety", score, weight, note + "\n" + text));
     return {"safety", score, weight, true, note};
 }
 
-Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
-    const double weight = ctx.rubric.weights_of(state.lab->id).divergence;
+// The reference's divergence run of one function, kept in the work folder
+// (the reference does not change between submissions; a rebuilt reference
+// runner makes it stale).
+Run reference_divergence(Context& ctx, const Slot& slot, const catalog::Lab& lab, const catalog::Function& fn,
+                         const datasets::Spec& spec, const std::vector<float>& input) {
+    static std::mutex mutex;  // batch workers share one cache
+    const std::string runner =
+        reference_build(ctx.work, ctx.kit, "emu", "labs/" + lab.suite + "-run", ctx.rubric.build_timeout_s);
+    std::lock_guard<std::mutex> lock(mutex);
+    const std::string dir = ctx.work + "/reference-emu/divergence";
+    const std::string cached = dir + "/" + lab.suite + "-" + fn.name + "-" + std::to_string(spec.n) + "-" +
+                               std::to_string(spec.seed) + ".obs";
+    std::error_code ec;
+    if (fs::exists(cached) && fs::last_write_time(cached, ec) >= fs::last_write_time(runner, ec)) {
+        Run r = read_run(cached, input.size());
+        if (r.ok) return r;
+    }
+    fs::create_directories(dir);
+    Run r = run_runner(ctx, slot, dir, "run", {runner}, fn.name, input, run_timeout(ctx, "emu", spec.n), false,
+                       {"--divergence"});
+    if (r.ok) harness::write_observation(cached, r.seen);
+    return r;
+}
+
+// The emulator's divergence runs of the student's functions and the
+// reference's, for the labs with some dataset right.
+void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     Workspace* emu = workspace_for(slot, "emu");
-    if (!emu) {  // --backend cuda: the metric is the emulator's
+    if (!emu) return;
+    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
+    const std::vector<float> input = datasets::generate(spec);
+    std::vector<std::pair<LabState*, std::size_t>> jobs;
+    for (LabState* state : labs) {
+        if (!skip_reason(*state, false).empty()) continue;
+        state->divergence.resize(state->lab->functions.size());
+        for (std::size_t f = 0; f < state->lab->functions.size(); ++f) jobs.push_back({state, f});
+    }
+    const std::string scratch = emu->scratch() + "/divergence";
+    fs::create_directories(scratch);
+    run_tasks(jobs.size(), ctx.cpu.count(), [&](std::size_t k) {
+        auto [state, f] = jobs[k];
+        const catalog::Function& fn = state->lab->functions[f];
+        if (stopping()) return;
+        {
+            Token token(ctx.cpu);
+            state->divergence[f].first = run_runner(ctx, slot, scratch, "d" + std::to_string(k), {emu->runner(*state->lab)},
+                                                    fn.name, input, run_timeout(ctx, "emu", spec.n), true, {"--divergence"});
+        }
+        state->divergence[f].second = reference_divergence(ctx, slot, *state->lab, fn, spec, input);
+    });
+}
+
+Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult& out) {
+    const double weight = ctx.rubric.weights_of(state.lab->id).divergence;
+    if (!workspace_for(slot, "emu")) {  // --backend cuda: the metric is the emulator's
         TestResult t = make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, 0,
                                  "not gradable here: control divergence is measured by the emulator (--backend auto)");
         t.status = Status::NotGradable;
         out.tests.push_back(t);
         return {"divergence", 0, weight, false, "needs the emulator"};
     }
+    if (const std::string why = skip_reason(state, false); !why.empty()) {
+        out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, weight, why));
+        return {"divergence", 0, weight, true, why};
+    }
     const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
     std::string text;
-    const std::string reference =
-        reference_build(ctx.work, ctx.kit, "emu", "labs/" + state.lab->suite + "-run", ctx.rubric.build_timeout_s);
-    const double timeout = run_timeout(ctx, "emu", spec.n);
-    for (const auto& fn : state.lab->functions) {
-        const Run mine = run_runner(ctx, emu->scratch(), {emu->runner(*state.lab)}, fn.name, input, timeout, true, {"--divergence"});
-        const Run ref = run_runner(ctx, emu->scratch(), {reference}, fn.name, input, timeout, false, {"--divergence"});
+    for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {
+        const catalog::Function& fn = state.lab->functions[f];
+        const auto& [mine, ref] = state.divergence[f];
         if (!ref.ok) throw std::runtime_error("the reference's divergence run failed: " + ref.problem);
         // For report.html's maps (none of a run without a valid result).
         out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence});
@@ -289,14 +644,14 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
                 fixed(ctx.rubric.divergence_zero_below * 100, 0) + " points below)\n";
         for (const auto& d : mine.seen.divergence) text += first_lines(d.report, 8);
     }
-    const double score = weight * gate * total / static_cast<double>(state.lab->functions.size());
+    const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) + "% of the reference's level";
-    if (gate < 1) note += ", scaled by correctness " + fixed(gate * 100, 0) + "%";
+    if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
     out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
     return {"divergence", score, weight, true, note};
 }
 
-Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out, double gate) {
+Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
     Workspace* cuda = workspace_for(slot, "cuda");
@@ -304,15 +659,21 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         const std::string why = "not gradable here: " + ctx.device;
         TestResult t = make_test(state.lab->id, *state.lab, "timing", "timing", 0, 0, why);
         if (rubric.no_gpu_full_timing) {
-            t.score = t.max_score = weight;
-            t.output = why + "; full points by the rubric's no_gpu policy";
-            t.status = Status::Passed;
+            t.score = weight * state.gate;
+            t.max_score = weight;
+            t.output = why + "; full points by the rubric's no_gpu policy" +
+                       (state.gate < 1 ? ", scaled by correctness " + fixed(state.gate * 100, 0) + "%" : "");
+            t.status = state.gate >= 1 ? Status::Passed : Status::Failed;
             out.tests.push_back(t);
-            return {"timing", weight, weight, true, "full points without a GPU (rubric: no_gpu = full)"};
+            return {"timing", t.score, weight, true, "full points without a GPU (rubric: no_gpu = full)"};
         }
         t.status = Status::NotGradable;
         out.tests.push_back(t);
         return {"timing", 0, weight, false, why};
+    }
+    if (const std::string why = skip_reason(state, true); !why.empty()) {
+        out.tests.push_back(make_test(state.lab->id, *state.lab, "timing", "timing", 0, weight, why));
+        return {"timing", 0, weight, true, why};
     }
     // scan-bench from the reference's build loads both builds' modules and
     // alternates them in one process (bench/README.md), with CUB's scan and a
@@ -325,7 +686,6 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
     std::vector<float> input;
     double total = 0;
     std::string text;
-    std::lock_guard<std::mutex> lock(ctx.gpu);
     for (const auto& fn : state.lab->functions) {
         fs::remove(json_path);
         fs::remove(seen_path);
@@ -337,7 +697,8 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
             "--json", json_path, "--observe", seen_path};
         const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx, "cuda", spec.n) + 30;
         const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
-                                        {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()});
+                                        {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()},
+                                        slot.env());
         std::string problem;
         Timed t;
         if (!o.ok()) {
@@ -368,57 +729,59 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
                 datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +
                 fixed(rubric.timing_zero_at, 2) + "x\n";
     }
-    const double score = weight * gate * total / static_cast<double>(state.lab->functions.size());
+    const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = text.empty() ? "" : first_lines(text, 1);
     note = note.substr(0, note.find('\n'));
     out.tests.push_back(make_test(state.lab->id, *state.lab, "timing", "timing", score, weight, text));
     return {"timing", score, weight, true, note};
 }
 
-LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catalog::Lab& lab) {
-    LabResult out;
-    out.lab = lab.id;
-    const Weights& w = ctx.rubric.weights_of(lab.id);
-    const auto fail_whole = [&](const std::string& name, const std::string& note, const std::string& output) {
-        LabResult zero = zero_lab(ctx, lab, name, note, output);
-        zero.submitted = out.submitted;
-        return zero;
+// The units of one lab: the public manifest's datasets and the rubric's
+// hidden ones, each for every function, their inputs generated here.
+void plan_units(const Context& ctx, LabState& state) {
+    const catalog::Lab& lab = *state.lab;
+    const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden) {
+        for (const auto& fn : lab.functions) {
+            Unit u;
+            u.cls = cls;
+            u.function = fn.name;
+            u.spec = spec;
+            u.hidden = hidden;
+            u.fn = &fn;
+            u.input = datasets::generate(spec);
+            u.scored = !trivial(u.input, fn.spec);
+            u.what = (hidden ? "hidden " : "") + datasets::describe(spec) +
+                     (u.scored ? "" : " (no points: the answer equals the input)");
+            u.on.resize(ctx.backends.size());
+            state.units.push_back(std::move(u));
+        }
     };
-    const auto file = sub.files.find(lab.id);
-    if (file == sub.files.end())
-        return fail_whole("submitted", "not submitted: no labs/" + lab.id + "/scan.cu",
-                          "No labs/" + lab.id + "/scan.cu in the submission (accepted layouts: " + kLayouts + ").");
-    out.submitted = true;
-    const std::string source = read_file(file->second);
-    if (const std::string broken = source_policy(source); !broken.empty())
-        return fail_whole("build", "rejected by the source rules", "Not built: " + broken + "\n");
-    for (auto& ws : slot.workspaces) {
-        if (ctx.progress) ctx.progress(sub.name + ": " + lab.suite + ": building (" + ws->backend() + ")");
-        const BuildResult b = ws->build(lab, file->second, ctx.sandbox);
-        if (!b.ok) return fail_whole("build", "does not compile (" + ws->backend() + ")", "Compile errors:\n" + b.errors);
-    }
-    out.built = true;
-    out.source = source;
-
-    LabState state{&lab, {}, {}, 0, 0};
     for (const auto& entry : datasets::read_manifest(ctx.kit + "/datasets/manifest/" + lab.suite + ".txt"))
-        for (const auto& fn : lab.functions) state.units.push_back({entry.cls, fn.name, entry.spec, false, true, false, ""});
-    const auto hidden = ctx.rubric.hidden.find(lab.id);
-    if (hidden != ctx.rubric.hidden.end())
-        for (const auto& spec : hidden->second)
-            for (const auto& fn : lab.functions) state.units.push_back({"hidden", fn.name, spec, true, true, false, ""});
-    for (std::size_t i = 0; i < state.units.size(); ++i) {
-        if (ctx.progress) ctx.progress(sub.name + ": " + lab.suite + ": dataset " + std::to_string(i + 1) + "/" + std::to_string(state.units.size()));
-        run_unit(ctx, slot, state, state.units[i]);
-    }
+        add(entry.cls, entry.spec, false);
+    if (const auto hidden = ctx.rubric.hidden.find(lab.id); hidden != ctx.rubric.hidden.end())
+        for (const auto& spec : hidden->second) add("hidden", spec, true);
+}
 
-    // Correctness: one test per class (and function), points per scored dataset.
+// Correctness from the units' verdicts: one test per class (and function),
+// points per scored dataset; the findings noted in the units' order.
+void score_correctness(const Context& ctx, LabState& state) {
+    const catalog::Lab& lab = *state.lab;
+    LabResult& out = state.out;
+    const Weights& w = ctx.rubric.weights_of(lab.id);
     std::size_t scored = 0, passed = 0;
-    for (const auto& u : state.units) {
+    for (auto& u : state.units) {
+        u.passed = true;
+        for (const Verdict& v : u.on) {
+            u.passed = u.passed && v.passed;
+            u.feedback += v.feedback;
+            for (const auto& [category, f] : v.findings) note_finding(state, category, f);
+        }
+        if (u.passed) u.feedback = "ok    " + u.what + "\n";
         scored += u.scored;
         passed += u.scored && u.passed;
+        u.input = {};
     }
-    const double gate = scored ? static_cast<double>(passed) / static_cast<double>(scored) : 0;
+    state.gate = scored ? static_cast<double>(passed) / static_cast<double>(scored) : 0;
     std::vector<std::pair<std::string, std::string>> groups;
     for (const auto& u : state.units)
         if (std::find(groups.begin(), groups.end(), std::make_pair(u.cls, u.function)) == groups.end()) groups.push_back({u.cls, u.function});
@@ -440,16 +803,12 @@ LabResult grade_lab(Context& ctx, Slot& slot, const Submission& sub, const catal
         t.hidden = hidden_group;
         out.tests.push_back(t);
     }
-    out.components.push_back({"correctness", w.correctness * gate, w.correctness, true,
+    out.components.push_back({"correctness", w.correctness * state.gate, w.correctness, true,
                               std::to_string(passed) + " of " + std::to_string(scored) + " datasets right"});
-    if (ctx.progress) ctx.progress(sub.name + ": " + lab.suite + ": safety, divergence, timing");
-    sanitize(ctx, slot, state);
-    for (const auto& [category, list] : state.findings)
-        for (const auto& f : list) out.findings.push_back({category, f});
-    out.components.push_back(score_safety(ctx, state, out, gate));
-    out.components.push_back(score_divergence(ctx, slot, state, out, gate));
-    out.components.push_back(score_timing(ctx, slot, state, out, gate));
-    return out;
+}
+
+void check_stop() {
+    if (stopping()) throw Stopped();
 }
 
 }  // namespace
@@ -481,6 +840,10 @@ LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::strin
 
 Slot make_slot(Context& ctx, unsigned index) {
     Slot slot;
+    if (std::find(ctx.backends.begin(), ctx.backends.end(), "cuda") != ctx.backends.end() && !ctx.gpus.empty()) {
+        slot.gpu = static_cast<int>(index % ctx.gpus.size());
+        slot.gpu_id = ctx.gpus[slot.gpu];
+    }
     for (const auto& backend : ctx.backends)
         slot.workspaces.push_back(std::make_unique<Workspace>(ctx.work + "/slot" + std::to_string(index) + "-" + backend,
                                                               ctx.kit, backend, ctx.rubric.build_timeout_s));
@@ -488,6 +851,8 @@ Slot make_slot(Context& ctx, unsigned index) {
 }
 
 Report grade(Context& ctx, Slot& slot, const Submission& sub) {
+    const Clock::time_point start = Clock::now();
+    PhaseClock clock;
     Report report;
     report.submission = sub.name;
     report.backend = backend_names(ctx);
@@ -501,14 +866,122 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         if (sub.ignored.size() > 8) list += " and " + std::to_string(sub.ignored.size() - 8) + " more";
         report.notes.push_back("ignored (only each lab's scan.cu is graded): " + list);
     }
+    const auto progress = [&](const std::string& line) {
+        if (ctx.progress) ctx.progress(sub.name + ": " + line);
+    };
+
+    // The labs that were submitted and meet the source rules are built, every
+    // lab in one Ninja run per backend, the backends at once.
+    std::vector<std::unique_ptr<LabState>> states;
+    std::vector<std::pair<const catalog::Lab*, std::string>> to_build;
     for (const auto& id : ctx.labs) {
-        const catalog::Lab& lab = *catalog::find(id);
-        try {
-            report.labs.push_back(grade_lab(ctx, slot, sub, lab));
-        } catch (const std::exception& e) {  // the grader's own trouble: say so, never score it as the student's
-            throw std::runtime_error(lab.id + ": " + e.what());
+        auto state = std::make_unique<LabState>();
+        state->lab = catalog::find(id);
+        LabResult& out = state->out;
+        out.lab = id;
+        const auto file = sub.files.find(id);
+        if (file == sub.files.end()) {
+            out = zero_lab(ctx, *state->lab, "submitted", "not submitted: no labs/" + id + "/scan.cu",
+                           "No labs/" + id + "/scan.cu in the submission (accepted layouts: " + kLayouts + ").");
+        } else {
+            out.submitted = true;
+            state->file = file->second;
+            out.source = read_file(file->second);
+            if (const std::string broken = source_policy(out.source); !broken.empty()) {
+                out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
+                out.submitted = true;
+            } else {
+                to_build.push_back({state->lab, state->file});
+            }
+        }
+        states.push_back(std::move(state));
+    }
+    if (!to_build.empty()) progress("building " + std::to_string(to_build.size()) + " lab(s) on " + backend_names(ctx));
+    std::vector<std::vector<BuildResult>> builds(slot.workspaces.size());
+    run_tasks(slot.workspaces.size(), static_cast<unsigned>(slot.workspaces.size()), [&](std::size_t w) {
+        if (to_build.empty()) return;
+        Span span{clock, "build " + slot.workspaces[w]->backend()};
+        builds[w] = slot.workspaces[w]->build(to_build, ctx.sandbox);
+    });
+    check_stop();
+    std::vector<LabState*> graded;
+    for (std::size_t i = 0; i < to_build.size(); ++i) {
+        LabState& state = **std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == to_build[i].first; });
+        std::string failed;
+        for (std::size_t w = 0; w < slot.workspaces.size() && failed.empty(); ++w)
+            if (!builds[w][i].ok) {
+                state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + slot.workspaces[w]->backend() + ")",
+                                     "Compile errors:\n" + builds[w][i].errors);
+                state.out.submitted = true;
+                failed = "x";
+            }
+        if (!failed.empty()) continue;
+        state.out.built = true;
+        state.graded = true;
+        plan_units(ctx, state);
+        graded.push_back(&state);
+    }
+
+    // The datasets: the emulator's runs across the cores, each lab's GPU runs
+    // in one process, all at once.
+    if (!graded.empty()) {
+        std::size_t runs = 0;
+        for (const LabState* state : graded) runs += state->units.size();
+        progress("datasets: " + std::to_string(runs) + " runs on " + backend_names(ctx));
+        Workspace* cuda = workspace_for(slot, "cuda");
+        run_tasks(1 + (cuda ? graded.size() : 0), static_cast<unsigned>(1 + graded.size()), [&](std::size_t k) {
+            if (k == 0) {
+                Span span{clock, "datasets emu"};
+                if (workspace_for(slot, "emu")) run_emulator_datasets(ctx, slot, graded);
+            } else {
+                Span span{clock, "datasets gpu"};
+                run_gpu_datasets(ctx, slot, *cuda, *graded[k - 1]);
+            }
+        });
+        check_stop();
+        for (LabState* state : graded) score_correctness(ctx, *state);
+
+        // Safety on the GPU and divergence on the emulator at once, then timing,
+        // for the labs with some dataset right.
+        progress("safety, divergence, timing");
+        run_tasks(2, 2, [&](std::size_t k) {
+            if (k == 0) {
+                const bool gpu = workspace_for(slot, "cuda") != nullptr;
+                if (gpu) {
+                    Span span{clock, "sanitizer"};
+                    sanitize(ctx, slot, graded);
+                }
+                check_stop();
+                std::optional<Span> span;
+                std::unique_lock<GpuLock> alone;
+                if (gpu) {
+                    span.emplace(Span{clock, "timing"});
+                    alone = std::unique_lock<GpuLock>(*ctx.gpu_locks[slot.gpu]);
+                }
+                for (LabState* state : graded) state->timing = score_timing(ctx, slot, *state, state->timed);
+            } else {
+                Span span{clock, "divergence"};
+                run_divergence(ctx, slot, graded);
+            }
+        });
+        check_stop();
+        for (LabState* state : graded) {
+            if (!state->gpu_hung.empty())
+                state->sanitizer_notes.push_back("compute-sanitizer not run: " + state->gpu_hung + " timed out on the GPU");
+            for (const auto& [category, list] : state->findings)
+                for (const auto& f : list) state->out.findings.push_back({category, f});
+            // In the components' order: correctness, safety, divergence, timing.
+            LabResult& out = state->out;
+            out.components.push_back(score_safety(ctx, *state, out));
+            out.components.push_back(score_divergence(ctx, slot, *state, out));
+            out.components.push_back(state->timing);
+            out.tests.insert(out.tests.end(), state->timed.tests.begin(), state->timed.tests.end());
+            out.timing = state->timed.timing;
         }
     }
+    for (auto& state : states) report.labs.push_back(std::move(state->out));
+    report.phases = clock.phases();
+    report.seconds = since(start);
     return report;
 }
 

@@ -1,5 +1,7 @@
 // scan-grade: grades one submission, or a folder of them, with the kit's
 // rubric. See grader/README.md.
+#include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,12 +10,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "catalog.hpp"
 #include "export.hpp"
+#include "files.hpp"
 #include "grade.hpp"
 #include "outputs.hpp"
+#include "resume.hpp"
 
 namespace fs = std::filesystem;
 using namespace grader;
@@ -36,10 +41,13 @@ options:
   --lab N          grade only this lab (01, lab02, 03-exclusive, ...); repeatable
   --backend B      auto (default: the emulator, plus CUDA where a GPU is usable), emu, or cuda
                    (the GPU alone, where the emulator cannot be built: no divergence component)
-  --jobs N         --batch: submissions built and run at once (default 2); GPU work never overlaps
+  --jobs N         --batch: submissions graded at once (default: 2 per GPU, 2 without one); each
+                   slot uses one GPU (CUDA_VISIBLE_DEVICES), timing never shares a GPU; an
+                   interrupted batch rerun into the same --out grades only what is missing
   --no-sandbox     run student code without bubblewrap even where it works
   --colour/--no-colour  colour the terminal table (default: when stdout is a terminal)
-exit status: 0 graded (whatever the score), 1 the grader could not grade, 2 bad usage
+exit status: 0 graded (whatever the score), 1 the grader could not grade, 2 bad usage,
+  128 + N stopped by signal N (SIGINT, SIGTERM): what finished is written, the rest named
 )";
 
 int usage(const std::string& why) {
@@ -47,19 +55,49 @@ int usage(const std::string& why) {
     return 2;
 }
 
-bool gpu_usable(std::string& device) {
+// The GPUs to grade on: those CUDA_VISIBLE_DEVICES names where it is set,
+// else every one nvidia-smi lists; empty, with the reason in `device`, where
+// there is none.
+std::vector<std::string> usable_gpus(std::string& device) {
     const Outcome nvcc = run_contained({"nvcc", "--version"}, "/", {}, Limits{30}, Sandbox{});
     if (!nvcc.ok()) {
         device = "no GPU backend: nvcc is not on PATH";
-        return false;
+        return {};
     }
     const Outcome smi = run_contained({"nvidia-smi", "-L"}, "/", {}, Limits{30}, Sandbox{});
     if (!smi.ok() || smi.output.find("GPU") == std::string::npos) {
         device = "no GPU: nvidia-smi -L " + (smi.ok() ? std::string("lists none") : smi.describe());
-        return false;
+        return {};
+    }
+    std::vector<std::string> gpus;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
+        std::string list = visible;
+        for (std::size_t start = 0; start <= list.size();) {
+            const std::size_t end = std::min(list.find(',', start), list.size());
+            if (end > start) gpus.push_back(list.substr(start, end - start));
+            start = end + 1;
+        }
+    } else {
+        for (std::size_t at = 0; (at = smi.output.find("GPU ", at)) != std::string::npos; at += 4)
+            if (at == 0 || smi.output[at - 1] == '\n') gpus.push_back(std::to_string(gpus.size()));
     }
     device = smi.output.substr(0, smi.output.find('\n'));
-    return true;
+    if (gpus.size() > 1) device += " and " + std::to_string(gpus.size() - 1) + " more";
+    return gpus;
+}
+
+// The cores this process may use (a container's or a job's share, not the machine's).
+unsigned usable_cores() {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::atomic<int> g_signal{0};
+
+extern "C" void on_stop_signal(int sig) {
+    g_signal = sig;
+    stop_children();
 }
 
 std::vector<fs::path> batch_entries(const fs::path& folder) {
@@ -86,14 +124,35 @@ Report ungradable(Context& ctx, const std::string& name, const std::string& why)
     return r;
 }
 
-Report grade_path(Context& ctx, Slot& slot, const fs::path& path, const std::string& unpack_dir) {
+// One student of a batch: graded, or taken from a record of an earlier run
+// (resume.hpp); nothing when the grader was stopped before the end.
+std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path, const std::string& unpack_dir,
+                                  const std::string& out, const std::string& rubric_text, bool& resumed) {
     Submission sub;
     try {
         sub = open_submission(path.string(), unpack_dir, ctx.kit);
     } catch (const SubmissionError& e) {
-        return ungradable(ctx, path.filename().string(), e.what());
+        Report r = ungradable(ctx, path.filename().string(), e.what());
+        write_all(r, out + "/" + r.submission);
+        return r;
     }
-    return grade(ctx, slot, sub);
+    const std::string fp = fingerprint(ctx, sub, rubric_text), dir = out + "/" + sub.name;
+    if (auto record = read_record(dir, fp)) {
+        resumed = true;
+        return record;
+    }
+    Report r;
+    try {
+        r = grade(ctx, slot, sub);
+    } catch (const std::exception& e) {  // the grader's trouble on this one: the batch goes on
+        if (stopping()) return std::nullopt;
+        r = ungradable(ctx, sub.name, e.what());
+    }
+    if (stopping()) return std::nullopt;
+    fs::remove(dir + "/grade.json");  // written last: a folder without it is incomplete
+    write_all(r, dir);
+    write_record(r, fp, dir);
+    return r;
 }
 
 }  // namespace
@@ -104,7 +163,7 @@ int main(int argc, char** argv) {
     Context ctx;
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
-    unsigned jobs = 2;
+    unsigned jobs = 0;  // 0: the default, from the GPUs
     bool sandbox = true, colour = isatty(1);
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -149,23 +208,36 @@ int main(int argc, char** argv) {
     if (!submission.empty() && !fs::exists(submission)) return usage("no such submission: " + submission);
     if (!batch.empty() && !fs::is_directory(batch)) return usage("--batch needs a folder: " + batch);
 
+    const std::string rubric_text = read_file(rubric_path);
     fs::create_directories(work);
     work = fs::canonical(work).string();
     ctx.kit = fs::canonical(ctx.kit).string();
     ctx.work = work;
     ctx.backends = {"emu"};
     if (backend == "emu") ctx.device = "no GPU backend: --backend emu";
-    else if (gpu_usable(ctx.device)) ctx.backends.push_back("cuda");
+    else if (!(ctx.gpus = usable_gpus(ctx.device)).empty()) ctx.backends.push_back("cuda");
     else if (backend == "cuda") return usage("--backend cuda needs a usable GPU: " + ctx.device);
     if (backend == "cuda") ctx.backends = {"cuda"};  // no emulator: no divergence, no emulator checks
+    if (ctx.backends.back() != "cuda") ctx.gpus.clear();
+    for (std::size_t g = 0; g < ctx.gpus.size(); ++g) ctx.gpu_locks.push_back(std::make_unique<GpuLock>());
+    ctx.cpu.reset(usable_cores());
+    if (jobs == 0) jobs = 2 * static_cast<unsigned>(std::max<std::size_t>(1, ctx.gpus.size()));
+    // A stop (Ctrl-C, a CI cancellation, a time limit) ends every child's
+    // process group, GPU work included, and the grader writes what finished.
+    struct sigaction action = {};
+    action.sa_handler = on_stop_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
     ctx.sandbox = Sandbox::probe(sandbox);
     ctx.sandbox.hide = {ctx.kit + "/reference", ctx.kit + "/grader", fs::absolute(rubric_path).string(), work};
 
     try {
         if (!batch.empty()) {
             const std::vector<fs::path> entries = batch_entries(batch);
-            std::vector<Report> reports(entries.size());
-            std::atomic<std::size_t> next{0}, done{0};
+            std::vector<std::optional<Report>> reports(entries.size());
+            std::atomic<std::size_t> next{0}, done{0}, resumed_count{0};
             std::mutex print;
             const bool bar = isatty(2);  // a live progress line on a terminal, one line per student in a log
             if (bar)
@@ -174,39 +246,67 @@ int main(int argc, char** argv) {
                     std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done.load(), entries.size(), line.substr(0, 100).c_str());
                 };
             std::vector<std::thread> workers;
-            std::vector<std::string> errors(entries.size());
             for (unsigned j = 0; j < std::min<std::size_t>(jobs, entries.size()); ++j)
                 workers.emplace_back([&, j] {
                     Slot slot = make_slot(ctx, j);
-                    for (std::size_t k; (k = next++) < entries.size();) {
+                    for (std::size_t k; !stopping() && (k = next++) < entries.size();) {
+                        bool resumed = false;
                         try {
-                            reports[k] = grade_path(ctx, slot, entries[k], work + "/unpack" + std::to_string(j));
-                        } catch (const std::exception& e) {  // the grader's trouble on this one: the batch goes on
-                            reports[k] = ungradable(ctx, entries[k].filename().string(), e.what());
-                        }
-                        write_all(reports[k], out + "/" + reports[k].submission);
-                        ++done;
-                        if (!bar) {
+                            reports[k] = grade_entry(ctx, slot, entries[k], work + "/unpack" + std::to_string(j), out,
+                                                     rubric_text, resumed);
+                        } catch (const std::exception& e) {  // its results could not be written: the batch goes on
                             std::lock_guard<std::mutex> lock(print);
-                            std::fprintf(stderr, "[%zu/%zu] %s graded\n", done.load(), entries.size(), reports[k].submission.c_str());
+                            std::fprintf(stderr, "scan-grade: %s: %s\n", entries[k].filename().c_str(), e.what());
                         }
+                        if (!reports[k]) continue;
+                        ++done;
+                        resumed_count += resumed;
+                        std::lock_guard<std::mutex> lock(print);
+                        const std::string times = resumed ? "graded before (its grade.json matches)" : phases_text(*reports[k]);
+                        std::fprintf(stderr, "%s[%zu/%zu] %s: %s\n", bar ? "\r\033[K" : "", done.load(), entries.size(),
+                                     reports[k]->submission.c_str(), times.empty() ? "not graded" : times.c_str());
                     }
                 });
             for (auto& w : workers) w.join();
             if (bar) std::fprintf(stderr, "\r\033[K");
             fs::create_directories(out);
-            std::ofstream(out + "/gradebook.csv") << gradebook_csv(reports);
-            for (const auto& r : reports)
-                std::printf("%-32s %7.2f / %.2f\n", r.submission.c_str(), r.score(), r.max_score());
-            std::printf("%zu submissions graded: %s/gradebook.csv and one folder per student in %s/\n", reports.size(),
-                        out.c_str(), out.c_str());
-            return 0;
+            std::vector<Report> finished;
+            std::vector<std::string> missing;
+            for (std::size_t k = 0; k < entries.size(); ++k)
+                if (reports[k]) finished.push_back(*reports[k]);
+                else missing.push_back(entries[k].filename().string());
+            std::ofstream(out + "/gradebook.csv") << gradebook_csv(finished);
+            for (const auto& r : finished) std::printf("%-32s %7.2f / %.2f\n", r.submission.c_str(), r.score(), r.max_score());
+            std::printf("%zu submissions graded (%zu taken from an earlier run): %s/gradebook.csv and one folder per student in %s/\n",
+                        finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+            if (!missing.empty()) {
+                std::string list;
+                for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+                std::printf("%zu submissions incomplete%s: %s; run the same command again to grade only these\n",
+                            missing.size(), g_signal ? (std::string(" (stopped by ") + strsignal(g_signal) + ")").c_str() : "",
+                            list.c_str());
+            }
+            return g_signal ? 128 + g_signal : 0;
         }
         ctx.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
         Slot slot = make_slot(ctx, 0);
-        Report report = grade_path(ctx, slot, submission, work + "/unpack0");
+        Report report;
+        try {
+            Submission sub = open_submission(submission, work + "/unpack0", ctx.kit);
+            report = grade(ctx, slot, sub);
+        } catch (const SubmissionError& e) {
+            report = ungradable(ctx, fs::path(submission).filename().string(), e.what());
+        } catch (const std::exception& e) {
+            if (!stopping()) throw;
+        }
+        if (stopping()) {
+            std::fprintf(stderr, "scan-grade: stopped by %s before the grading finished: nothing written\n",
+                         strsignal(g_signal));
+            return 128 + g_signal;
+        }
         write_all(report, out);
         std::fputs(terminal_table(report, colour).c_str(), stdout);
+        if (const std::string times = phases_text(report); !times.empty()) std::printf("%s\n", times.c_str());
         std::printf("results: %s/ (report.html, results.json for Gradescope, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
                     out.c_str());
     } catch (const std::exception& e) {

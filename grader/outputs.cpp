@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "files.hpp"
 #include "report_html.hpp"
 
 namespace grader {
@@ -138,13 +139,6 @@ std::string time_attribute(double seconds) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " time=\"%.3f\"", seconds);
     return buf;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 }  // namespace
@@ -284,6 +278,20 @@ std::string terminal_table(const Report& r, bool colour) {
     return out;
 }
 
+std::string phases_text(const Report& r) {
+    if (r.seconds <= 0) return "";
+    std::string out = "graded in " + fixed(r.seconds, 1) + " s";
+    for (std::size_t i = 0; i < r.phases.size(); ++i)
+        out += (i ? ", " : ": ") + r.phases[i].name + " " + fixed(r.phases[i].seconds, 1) + " s";
+    return out;
+}
+
+std::string phases_json(const Report& r) {
+    json phases = json::array();
+    for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
+    return dump({{"total_s", r.seconds}, {"phases", phases}});
+}
+
 std::string feedback_text(const Report& r) {
     std::string out = terminal_table(r, false);
     for (const LabResult& lab : r.labs) {
@@ -294,12 +302,12 @@ std::string feedback_text(const Report& r) {
             out += indent(test_output(t), "      ");
         }
     }
-    return out;
+    const std::string times = phases_text(r);
+    return times.empty() ? out : out + "\n" + times + "\n";
 }
 
 std::string gradescope_json(const Report& r) {
     json tests = json::array();
-    double seconds = 0;
     for (const LabResult& lab : r.labs)
         for (const TestResult& t : lab.tests) {
             // Gradescope knows only passed and failed: a test that cannot run
@@ -311,13 +319,12 @@ std::string gradescope_json(const Report& r) {
                              {"output", test_output(t)},
                              {"visibility", t.hidden ? "after_published" : "visible"},
                              {"tags", json::array({t.lab, t.component})}});
-            seconds += t.seconds;
         }
     return dump({{"score", r.score()},
                  {"output", terminal_table(r, false)},
                  {"visibility", "visible"},
                  {"stdout_visibility", "hidden"},
-                 {"execution_time", seconds},
+                 {"execution_time", r.seconds},
                  {"tests", tests}});
 }
 
@@ -448,8 +455,8 @@ void write_all(const Report& r, const std::string& directory) {
         {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
         {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)},
-        {"report.html", report_html(r)}};
-    for (const auto& [name, text] : files) write_file(std::filesystem::path(directory) / name, text);
+        {"phases.json", phases_json(r)},      {"report.html", report_html(r)}};
+    for (const auto& [name, text] : files) write_file((std::filesystem::path(directory) / name).string(), text);
 }
 
 std::vector<std::string> check_report(const Report& r) {

@@ -50,6 +50,12 @@ struct ScoreCell {
 };
 std::vector<std::vector<ScoreCell>> score_rows(const Report& report);
 
+// "graded in 41.5 s: build emu 8.1 s, ..., timing 12 s" (the phases overlap);
+// "" when the report has no times (a submission that could not be read).
+std::string phases_text(const Report& report);
+// The same as JSON, for benchmarks: {"total_s": 41.5, "phases": [{"name": "build emu", "s": 8.1}, ...]}.
+std::string phases_json(const Report& report);
+
 // One row per lab (correctness, safety, divergence, timing, total; "n/a" where
 // not gradable), a TOTAL row with the percentage, then the notes one per line.
 // colour: ANSI colours (green full marks, yellow partial, red zero, dim n/a).
@@ -72,7 +78,7 @@ std::string markdown_summary(const Report& report);
 std::string gradebook_csv(const std::vector<Report>& reports);
 
 // Writes results.json (Gradescope), prairielearn.json, junit.xml, summary.md,
-// feedback.txt, table.txt and report.html (report_html.hpp) into `directory`, creating it if missing.
+// feedback.txt, table.txt, phases.json and report.html (report_html.hpp) into `directory`, creating it if missing.
 // Throws std::runtime_error naming the path on any I/O failure.
 void write_all(const Report& report, const std::string& directory);
 

@@ -63,6 +63,13 @@ struct LabResult {
     double max_score() const;  // over gradable components
 };
 
+// Wall-clock time of one phase of a grading (phases overlap: each runs from
+// its first process's start to its last one's end).
+struct Phase {
+    std::string name;  // "build emu", "build cuda", "datasets emu", "datasets gpu", "sanitizer", "divergence", "timing"
+    double seconds = 0;
+};
+
 struct Report {
     std::string submission;  // the student's name: the submission's file or folder name
     std::string backend;     // "emu" or "cuda"
@@ -70,6 +77,8 @@ struct Report {
     bool sandboxed = false;
     std::vector<std::string> notes;  // sandbox, ignored files, policies: one line each
     std::vector<LabResult> labs;
+    std::vector<Phase> phases;  // in the order above, those that ran
+    double seconds = 0;         // the whole grading, end to end
     double score() const;
     double max_score() const;
 };

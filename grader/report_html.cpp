@@ -386,6 +386,7 @@ std::string report_html(const Report& r) {
         out += "</ul>\n";
     }
     for (const LabResult& lab : r.labs) out += lab_html(lab);
+    if (const std::string times = phases_text(r); !times.empty()) out += "<footer><p>" + esc(times) + "</p></footer>\n";
     return out + "</body>\n</html>\n";
 }
 

@@ -3,11 +3,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -44,6 +46,20 @@ std::vector<std::string> bwrap_prefix(const Sandbox& sandbox, const std::vector<
     return args;
 }
 
+// The process groups run_contained has running, for stop_children(): a fixed
+// table of atomics, since a signal handler reads it.
+constexpr int kMaxChildren = 1024;
+std::atomic<pid_t> g_children[kMaxChildren];
+std::atomic<bool> g_stopping{false};
+
+int register_child(pid_t pid) {
+    for (int i = 0; i < kMaxChildren; ++i) {
+        pid_t empty = 0;
+        if (g_children[i].compare_exchange_strong(empty, pid)) return i;
+    }
+    return -1;  // the table is full: the child still has its parent-death signal
+}
+
 double since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -78,9 +94,17 @@ std::string Outcome::describe() const {
     return "exited with code " + std::to_string(exit_code);
 }
 
+void stop_children() {
+    g_stopping = true;
+    for (auto& child : g_children)
+        if (const pid_t pid = child.load(); pid > 0) kill(-pid, SIGKILL);
+}
+
+bool stopping() { return g_stopping; }
+
 Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
                       const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
-                      const std::vector<std::string>& visible) {
+                      const std::vector<std::string>& visible, const std::vector<std::string>& extra_env) {
     std::vector<std::string> full = sandbox.enabled ? bwrap_prefix(sandbox, writable, visible, cwd) : std::vector<std::string>{};
     full.insert(full.end(), argv.begin(), argv.end());
     std::vector<char*> cargs;
@@ -89,9 +113,16 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     // A minimal environment: nothing of the grader's (its secret seed above all).
     const char* path = std::getenv("PATH");
     std::string env_path = std::string("PATH=") + (path ? path : "/usr/bin:/bin"), env_home = "HOME=" + cwd;
-    std::vector<char*> env = {env_path.data(), env_home.data(), const_cast<char*>("LC_ALL=C"), nullptr};
+    std::vector<std::string> env_strings = extra_env;
+    std::vector<char*> env = {env_path.data(), env_home.data(), const_cast<char*>("LC_ALL=C")};
+    for (auto& e : env_strings) env.push_back(e.data());
+    env.push_back(nullptr);
 
     Outcome out;
+    if (g_stopping) {
+        out.output = "the grader is stopping";
+        return out;
+    }
     int pipe_fds[2];
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
         out.output = std::strerror(errno);
@@ -101,6 +132,7 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     const pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);  // its own group: a timeout kills everything it started
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  // and a grader killed outright takes it along
         dup2(pipe_fds[1], 1);
         dup2(pipe_fds[1], 2);
         const int null_fd = open("/dev/null", O_RDONLY);
@@ -121,16 +153,23 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     }
     out.started = true;
     setpgid(pid, pid);
+    const int slot = register_child(pid);
+    if (g_stopping) kill(-pid, SIGKILL);  // a stop that came between the check above and the table
+    // The run's deadline: the whole run's limit, or earlier where a step hangs.
+    const auto deadline = [&] {
+        return limits.step_deadline ? std::min(limits.timeout_s, limits.step_deadline()) : limits.timeout_s;
+    };
     char buffer[65536];
     for (bool open_pipe = true; open_pipe;) {
-        const double left = limits.timeout_s - since(start);
+        const double left = deadline() - since(start);
         if (left <= 0) {
             out.timed_out = true;
             kill(-pid, SIGKILL);
             break;
         }
         pollfd p{pipe_fds[0], POLLIN, 0};
-        if (poll(&p, 1, static_cast<int>(left * 1000) + 1) <= 0) continue;
+        const double wait = limits.step_deadline ? std::min(left, 0.2) : left;
+        if (poll(&p, 1, static_cast<int>(wait * 1000) + 1) <= 0) continue;
         const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
         if (got <= 0) open_pipe = false;
         else {
@@ -143,7 +182,7 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     int status = 0;
     // The pipe closed: wait for the exit, still within the timeout.
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (since(start) > limits.timeout_s) {
+        if (since(start) > deadline()) {
             out.timed_out = true;
             kill(-pid, SIGKILL);
             waitpid(pid, &status, 0);
@@ -152,6 +191,7 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
         usleep(2000);
     }
     kill(-pid, SIGKILL);  // anything it left running in its group
+    if (slot >= 0) g_children[slot] = 0;
     out.seconds = since(start);
     if (!out.timed_out) {
         if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);

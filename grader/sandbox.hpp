@@ -5,6 +5,7 @@
 // grader's work) replaced by empty ones, and only the scratch folder writable.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,11 @@ struct Sandbox {
 };
 
 struct Limits {
-    double timeout_s = 60;
+    double timeout_s = 60;  // the whole run's
+    // Where a run does several steps (a runner's --plan): polled a few times a
+    // second, returns the seconds since the start after which the run counts
+    // as hung (the time its last step ended plus the next step's allowance).
+    std::function<double()> step_deadline = nullptr;
     std::size_t output_bytes = 64 * 1024;      // kept of stdout+stderr; the rest counted, dropped
     std::size_t file_bytes = 1ull << 30;       // RLIMIT_FSIZE: the largest file it may write
 };
@@ -36,9 +41,17 @@ struct Outcome {
 };
 
 // Runs argv in `cwd`. Inside the sandbox `writable` folders stay writable and
-// `visible` ones readable, even under a hidden folder.
+// `visible` ones readable, even under a hidden folder. `env` adds NAME=VALUE
+// entries to the minimal environment (CUDA_VISIBLE_DEVICES).
 Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
                       const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
-                      const std::vector<std::string>& visible = {});
+                      const std::vector<std::string>& visible = {}, const std::vector<std::string>& env = {});
+
+// Stopping cleanly (SIGINT, SIGTERM): stop_children() kills the process group
+// of every program run_contained has running, GPU work included, and makes
+// every later run_contained return at once, not started. Async-signal-safe:
+// a signal handler calls it.
+void stop_children();
+bool stopping();
 
 }  // namespace grader

@@ -83,23 +83,40 @@ void Workspace::configure(const Sandbox& sandbox) {
     configured_ = true;
 }
 
-BuildResult Workspace::build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox) {
+std::vector<std::string> Workspace::targets(const catalog::Lab& lab) const {
+    std::vector<std::string> t = {"labs/" + lab.suite + "-run"};
+    if (backend_ == "cuda") t.push_back("labs/" + lab.suite + "-scan.so");
+    return t;
+}
+
+std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const catalog::Lab*, std::string>>& labs,
+                                          const Sandbox& sandbox) {
     if (!configured_) configure(sandbox);
-    const std::string target = dir_ + "/kit/labs/" + lab.id + "/scan.cu";
-    fs::copy_file(file, target, fs::copy_options::overwrite_existing);
-    fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new
-    // A failed build must not leave the last submission's runner or module.
-    std::vector<std::string> command = {"ninja", "-C", dir_ + "/build", "labs/" + lab.suite + "-run"};
-    fs::remove(runner(lab));
-    if (backend_ == "cuda") {
-        fs::remove(module(lab));
-        command.push_back("labs/" + lab.suite + "-scan.so");
+    std::vector<std::string> command = {"ninja", "-C", dir_ + "/build", "-k", "0"};
+    for (const auto& [lab, file] : labs) {
+        const std::string target = dir_ + "/kit/labs/" + lab->id + "/scan.cu";
+        fs::copy_file(file, target, fs::copy_options::overwrite_existing);
+        fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new
+        // A failed build must not leave the last submission's runner or module.
+        fs::remove(runner(*lab));
+        fs::remove(module(*lab));
+        for (const auto& t : targets(*lab)) command.push_back(t);
     }
     const Outcome o = run_contained(command, dir_, {dir_}, Limits{timeout_s_}, sandbox);
-    BuildResult r{o.ok() && fs::exists(runner(lab)), "", o.seconds};
-    if (!r.ok)
-        r.errors = (o.timed_out ? "the build " + o.describe() + "\n" : "") + first_errors(o.output, dir_ + "/kit/");
-    return r;
+    std::vector<BuildResult> results;
+    for (const auto& [lab, file] : labs) {
+        BuildResult r{fs::exists(runner(*lab)) && (backend_ != "cuda" || fs::exists(module(*lab))), "", o.seconds};
+        if (!r.ok && o.timed_out) r.errors = "the build " + o.describe() + "\n";
+        else if (!r.ok) {
+            // The log mixes every lab's compiler output: this lab's own errors come from building it alone.
+            std::vector<std::string> alone = {"ninja", "-C", dir_ + "/build"};
+            for (const auto& t : targets(*lab)) alone.push_back(t);
+            const Outcome mine = labs.size() > 1 ? run_contained(alone, dir_, {dir_}, Limits{timeout_s_}, sandbox) : o;
+            r.errors = first_errors(mine.output, dir_ + "/kit/");
+        }
+        results.push_back(r);
+    }
+    return results;
 }
 
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,

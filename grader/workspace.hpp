@@ -26,14 +26,18 @@ public:
     std::string scratch() const { return dir_ + "/scratch"; }
     const std::string& dir() const { return dir_; }
 
-    // Copies the kit (first use) and configures the build; puts `file` in as the
-    // lab's scan.cu and builds its runner (and, on cuda, its module for scan-bench).
-    BuildResult build(const catalog::Lab& lab, const std::string& file, const Sandbox& sandbox);
+    // Copies the kit (first use) and configures the build; puts each file in as
+    // its lab's scan.cu and builds the labs' runners (and, on cuda, their modules
+    // for scan-bench) in one Ninja run, so they compile in parallel. One result
+    // per lab, in the order given; a lab that fails gets its own errors.
+    std::vector<BuildResult> build(const std::vector<std::pair<const catalog::Lab*, std::string>>& labs,
+                                   const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
     std::string module(const catalog::Lab& lab) const;
     std::string build_dir() const { return dir_ + "/build"; }
 
 private:
+    std::vector<std::string> targets(const catalog::Lab& lab) const;
     void configure(const Sandbox& sandbox);  // throws std::runtime_error: the kit's trouble, not the student's
     std::string dir_, kit_, backend_;
     double timeout_s_;

@@ -21,8 +21,37 @@ exit_code() {  # exit_code WANT DESCRIPTION COMMAND...
 exit_code 0 "the reference" "$grade" --work "$work" --out "$out/reference" --no-colour
 cat "$out/last.log"
 exit_code 0 "the untouched stubs" "$grade" "$kit/labs" --work "$work" --out "$out/stub" --no-colour
-exit_code 0 "the corpus, as a batch" "$grade" --batch "$kit/grader/tests/corpus" --jobs "${SCAN_GRADE_JOBS:-2}" --work "$work" --out "$out"
+# The corpus as a batch, stopped part-way by SIGTERM (an instructor's Ctrl-C,
+# a CI cancellation), then run again into the same --out: the rerun grades
+# only what the stop left incomplete, and a third run nothing at all.
+batch=("$grade" --batch "$kit/grader/tests/corpus" --jobs "${SCAN_GRADE_JOBS:-2}" --work "$work" --out "$out")
+"${batch[@]}" >"$out/stopped.log" 2>&1 &
+pid=$!
+for _ in $(seq 1200); do compgen -G "$out/*/grade.json" >/dev/null && break; sleep 0.5; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+before=$(compgen -G "$out/*/grade.json" | wc -l)
+[ "$rc" -eq 143 ] && grep -q 'submissions incomplete (stopped by Terminated): .*; run the same command again' "$out/stopped.log" \
+    && expect yes "SIGTERM stops the batch: exit 143, $before graded, the rest named" \
+    || { cat "$out/stopped.log"; expect no "SIGTERM stops the batch: exit $rc, wanted 143 and the incomplete ones named"; }
+sleep 1
+left=$(pgrep -f -- "$work/" | wc -l)
+[ "$left" -eq 0 ] && expect yes "no process of the stopped batch is left" || { pgrep -af -- "$work/"; expect no "$left processes of the stopped batch are left"; }
+exit_code 0 "the corpus, as a batch, resumed" "${batch[@]}"
 cat "$out/last.log"
+grep -q "submissions graded ($before taken from an earlier run)" "$out/last.log" \
+    && expect yes "the rerun took the $before graded before the stop from their records" \
+    || expect no "the rerun took the $before graded before the stop from their records"
+cp "$out/gradebook.csv" "$out/gradebook-first.csv"
+exit_code 0 "the corpus, as a batch, a third time" "${batch[@]}"
+grep -q ' submissions graded (\([0-9]*\) taken from an earlier run)' "$out/last.log" \
+    && [ "$(sed -n 's/^\([0-9]*\) submissions graded (\([0-9]*\) taken.*/\1 \2/p' "$out/last.log" | awk '{ print ($1 == $2) }')" = 1 ] \
+    && cmp -s "$out/gradebook.csv" "$out/gradebook-first.csv" \
+    && expect yes "a third run grades nothing again and writes the same gradebook" \
+    || { cat "$out/last.log"; expect no "a third run grades nothing again and writes the same gradebook"; }
+grep -q '^graded in [0-9.]* s: build emu' "$out/lab02-modulo-mapping/feedback.txt" && [ -s "$out/lab02-modulo-mapping/phases.json" ] \
+    && expect yes "phase times in feedback.txt and phases.json" || expect no "phase times in feedback.txt and phases.json"
 grep -q '^student,' "$out/gradebook.csv" && [ "$(wc -l <"$out/gradebook.csv")" -gt 15 ] \
     && expect yes "gradebook.csv has a row per student" || expect no "gradebook.csv has a row per student"
 
