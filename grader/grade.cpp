@@ -217,6 +217,10 @@ Run read_run(const std::string& path, std::size_t n) {
 Run run_runner(const Context& ctx, const Slot& slot, const std::string& scratch, const std::string& name,
                std::vector<std::string> program, const std::string& function, const std::vector<float>& input,
                double timeout_s, bool contained, std::vector<std::string> extra = {}) {
+    // The emulator's runs keep only a core busy: where a GPU is graded too they
+    // yield the CPU to the processes that feed it (compute-sanitizer, timing).
+    Limits limits{timeout_s};
+    if (slot.gpu >= 0 && program.front() != "compute-sanitizer") limits.nice = 10;
     const std::string build = fs::path(program.back()).parent_path().parent_path().string();
     const std::string in = scratch + "/" + name + ".in", out = scratch + "/" + name + ".obs";
     fs::remove(out);
@@ -224,7 +228,7 @@ Run run_runner(const Context& ctx, const Slot& slot, const std::string& scratch,
     program.insert(program.end(), {"--function", function, "--input", in, "--output", out});
     program.insert(program.end(), extra.begin(), extra.end());
     // The runner's build folder (build/labs/labNN-run) stays readable under the hidden work folder.
-    const Outcome o = run_contained(program, scratch, {scratch}, Limits{timeout_s}, contained ? ctx.sandbox : Sandbox{},
+    const Outcome o = run_contained(program, scratch, {scratch}, limits, contained ? ctx.sandbox : Sandbox{},
                                     {build}, slot.env());
     Run r;
     if (!o.ok()) {
@@ -273,10 +277,15 @@ struct LabState {
     std::atomic<unsigned> emu_timeouts{0};
     std::string gpu_hung;  // the GPU run that timed out, when one did: the lab's later GPU work is skipped
     double gate = 0;       // correctness fraction
-    std::vector<std::string> sanitizer_notes;
+    std::vector<std::pair<std::string, std::string>> sanitizer_findings;  // category, finding
+    bool divergence_ran = false, timing_ran = false;
     std::vector<std::pair<Run, Run>> divergence;  // per function: the student's run and the reference's
-    LabResult timed;   // timing's test and measurements, merged into out after safety and divergence
-    Component timing;
+    struct Timing {
+        std::string problem;  // why it is not scored; empty when it is
+        std::string json, observation;  // what scan-bench wrote, judged once the GPU is free again
+        Timed timed;
+    };
+    std::vector<Timing> timings;  // per function
 };
 
 // Expected output equal to the input (n <= 1 for inclusive scans): a copy of
@@ -353,37 +362,53 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     Workspace* emu = workspace_for(slot, "emu");
     if (!emu) return;
     const std::size_t b = index_of(slot, emu);
-    std::vector<std::pair<LabState*, Unit*>> runs;
-    for (LabState* state : labs) {
-        fs::create_directories(emu->scratch() + "/" + state->lab->suite);
-        for (auto& unit : state->units) runs.push_back({state, &unit});
-    }
-    // Small datasets first, so a kernel that hangs everywhere costs small
-    // timeouts before its lab gives up; then the large ones, largest first,
-    // so the cores finish together.
-    const auto order = [](const Unit* u) {
-        const auto n = static_cast<long long>(u->input.size());
-        return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
-    };
-    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
-    run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) {
-        auto [state, unit] = runs[k];
-        const std::string on = on_label(ctx, *emu);
+    const std::string on = on_label(ctx, *emu);
+    const auto run_one = [&](LabState& state, Unit& unit) {
         if (stopping()) return;
-        if (state->emu_timeouts >= ctx.rubric.give_up_after) {
-            unit->on[b] = not_run(*unit, on, "after " + std::to_string(state->emu_timeouts.load()) + " timeouts in this lab");
+        if (state.emu_timeouts >= ctx.rubric.give_up_after) {
+            unit.on[b] = not_run(unit, on, "after " + std::to_string(state.emu_timeouts.load()) + " timeouts in this lab");
             return;
         }
         Run r;
         {
             Token token(ctx.cpu);
-            r = run_runner(ctx, slot, emu->scratch() + "/" + state->lab->suite,
-                           "u" + std::to_string(unit - state->units.data()), {emu->runner(*state->lab)}, unit->function,
-                           unit->input, run_timeout(ctx, "emu", unit->input.size()), true);
+            r = run_runner(ctx, slot, emu->scratch() + "/" + state.lab->suite,
+                           "u" + std::to_string(&unit - state.units.data()), {emu->runner(*state.lab)}, unit.function,
+                           unit.input, run_timeout(ctx, "emu", unit.input.size()), true);
         }
-        state->emu_timeouts += r.timed_out;
-        unit->on[b] = judge_run(*unit, on, r);
+        state.emu_timeouts += r.timed_out;
+        unit.on[b] = judge_run(unit, on, r);
+    };
+    // First each lab's smallest datasets, one at a time, until one ends in
+    // time: a kernel that hangs everywhere costs give_up_after timeouts, not
+    // one per core.
+    std::vector<std::vector<const Unit*>> probed(labs.size());
+    run_tasks(labs.size(), static_cast<unsigned>(labs.size()), [&](std::size_t l) {
+        LabState& state = *labs[l];
+        fs::create_directories(emu->scratch() + "/" + state.lab->suite);
+        std::vector<Unit*> small;
+        for (auto& unit : state.units)
+            if (unit.scored) small.push_back(&unit);
+        std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input.size() < b->input.size(); });
+        for (Unit* unit : small) {
+            if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
+            run_one(state, *unit);
+            probed[l].push_back(unit);
+            if (!unit->on[b].timed_out) break;
+        }
     });
+    // Then the rest across the cores: small ones first, then the large ones,
+    // largest first, so the cores finish together.
+    std::vector<std::pair<LabState*, Unit*>> runs;
+    for (std::size_t l = 0; l < labs.size(); ++l)
+        for (auto& unit : labs[l]->units)
+            if (std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end()) runs.push_back({labs[l], &unit});
+    const auto order = [](const Unit* u) {
+        const auto n = static_cast<long long>(u->input.size());
+        return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
+    run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) { run_one(*runs[k].first, *runs[k].second); });
 }
 
 // The GPU's runs of one lab: every dataset in one runner process (--plan), so
@@ -397,9 +422,13 @@ void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) 
     fs::create_directories(dir);
     const auto input = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".in"; };
     const auto output = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".obs"; };
-    const auto timeout = [&](std::size_t i) { return run_timeout(ctx, "cuda", state.units[i].input.size()); };
+    std::size_t next = 0;  // the first run of the next process
+    const auto timeout = [&](std::size_t i) {
+        const double per_million = ctx.rubric.gpu_per_million_s * static_cast<double>(state.units[i].input.size()) / 1e6;
+        return (i == next ? ctx.rubric.run_base_s : ctx.rubric.gpu_step_s) + per_million;
+    };
     for (std::size_t i = 0; i < count; ++i) write_input(input(i), state.units[i].input);
-    for (std::size_t next = 0; next < count && !stopping();) {
+    while (next < count && !stopping()) {
         std::ofstream(dir + "/plan.txt") << [&] {
             std::string plan;
             for (std::size_t i = next; i < count; ++i) plan += state.units[i].function + "\t" + input(i) + "\t" + output(i) + "\n";
@@ -464,9 +493,20 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
     return t;
 }
 
-// Why a lab's later work is not run, or "" when it is.
+// Whether a lab's later work on a backend is worth running: some dataset
+// came out right there (its correctness is not 0) and none hung there. It is
+// decided per backend, so the GPU's work goes on while the emulator's
+// datasets still run; what the final correctness rules out is not scored.
+bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
+    if (gpu && !state.gpu_hung.empty()) return false;
+    for (const Unit& u : state.units)
+        if (u.scored && u.on[backend].passed) return true;
+    return false;
+}
+
+// Why a lab's later component is not scored, or "" when it is.
 std::string skip_reason(const LabState& state, bool gpu_work) {
-    if (state.gate <= 0) return "not run: no dataset came out right, and this component is scaled by correctness";
+    if (state.gate <= 0) return "not scored: no dataset came out right, and this component is scaled by correctness";
     if (gpu_work && !state.gpu_hung.empty())
         return "not run on the GPU: " + state.gpu_hung + " timed out there (a hung kernel costs one timeout)";
     return "";
@@ -486,8 +526,9 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         Run run;
     };
     std::vector<Job> jobs;
+    const std::size_t b = index_of(slot, cuda);
     for (LabState* state : labs) {
-        if (!skip_reason(*state, true).empty()) continue;
+        if (!worth_running(*state, b, true)) continue;
         for (const auto& tool : ctx.rubric.sanitizer_tools)
             for (const auto& fn : state->lab->functions) jobs.push_back({state, tool, &fn, {}});
     }
@@ -508,20 +549,20 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     });
     for (const Job& job : jobs) {
         const Run& r = job.run;
-        LabState& state = *job.state;
+        auto& findings = job.state->sanitizer_findings;
         if (r.ok) continue;
         const std::string on = " (compute-sanitizer " + job.tool + " on " + job.fn->name + ")";
         if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
-            note_finding(state, "barrier", "deadlock: " + job.fn->name + " did not finish in " +
+            findings.push_back({"barrier", "deadlock: " + job.fn->name + " did not finish in " +
                                                fixed(ctx.rubric.sanitizer_timeout_s, 0) +
-                                               " s; is a __syncthreads() inside a loop or branch some threads leave?" + on);
+                                               " s; is a __syncthreads() inside a loop or branch some threads leave?" + on});
             continue;
         }
         const std::vector<Finding> found = parse_sanitizer(job.tool, r.output);
-        for (const auto& f : found) note_finding(state, f.category, f.text);
+        for (const auto& f : found) findings.push_back({f.category, f.text});
         if (found.empty()) {  // the tool failed the run, but in words the grader does not know
             const std::string category = job.tool == "racecheck" ? "race" : job.tool == "synccheck" ? "barrier" : "memory";
-            note_finding(state, category, "the run failed: " + r.problem + on);
+            findings.push_back({category, "the run failed: " + r.problem + on});
         }
     }
 }
@@ -538,7 +579,7 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
         } else
             for (const auto& f : it->second) text += "FAIL  " + f + "\n";
     }
-    for (const auto& n : state.sanitizer_notes) text += n + "\n";
+    if (!state.gpu_hung.empty()) text += "compute-sanitizer not run: " + state.gpu_hung + " timed out on the GPU\n";
     const double score = weight * state.gate * clean / 4.0;
     // With no dataset right the emulator's findings are still shown; compute-sanitizer did not run.
     std::string note = skip_reason(state, false);
@@ -580,8 +621,10 @@ void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
     const std::vector<float> input = datasets::generate(spec);
     std::vector<std::pair<LabState*, std::size_t>> jobs;
+    const std::size_t b = index_of(slot, emu);
     for (LabState* state : labs) {
-        if (!skip_reason(*state, false).empty()) continue;
+        if (!worth_running(*state, b, false)) continue;
+        state->divergence_ran = true;
         state->divergence.resize(state->lab->functions.size());
         for (std::size_t f = 0; f < state->lab->functions.size(); ++f) jobs.push_back({state, f});
     }
@@ -609,7 +652,9 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         out.tests.push_back(t);
         return {"divergence", 0, weight, false, "needs the emulator"};
     }
-    if (const std::string why = skip_reason(state, false); !why.empty()) {
+    std::string why = skip_reason(state, false);
+    if (why.empty() && !state.divergence_ran) why = "not run: no dataset came out right on the emulator";
+    if (!why.empty()) {
         out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, weight, why));
         return {"divergence", 0, weight, true, why};
     }
@@ -651,6 +696,68 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     return {"divergence", score, weight, true, note};
 }
 
+// The GPU timing of one lab's functions against the reference's, the GPU
+// held alone by the caller.
+void run_timing(Context& ctx, Slot& slot, LabState& state) {
+    const Rubric& rubric = ctx.rubric;
+    Workspace* cuda = workspace_for(slot, "cuda");
+    state.timing_ran = true;
+    // scan-bench from the reference's build loads both builds' modules and
+    // alternates them in one process (bench/README.md), with CUB's scan and a
+    // copy in the same rounds for the HTML report's chart.
+    const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
+    const std::string bench = reference_build(ctx.work, ctx.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
+    const std::string reference =
+        reference_build(ctx.work, ctx.kit, "cuda", "labs/" + state.lab->suite + "-scan.so", rubric.build_timeout_s);
+    const std::string scratch = cuda->scratch();
+    for (const auto& fn : state.lab->functions) {
+        if (stopping()) return;
+        const std::string json_path = scratch + "/timing-" + state.lab->suite + "-" + fn.name + ".json";
+        const std::string seen_path = scratch + "/timing-" + state.lab->suite + "-" + fn.name + ".bin";
+        fs::remove(json_path);
+        fs::remove(seen_path);
+        const std::vector<std::string> command = {
+            bench, "--lab", state.lab->id, "--function", fn.name, "--module", cuda->module(*state.lab), "--against",
+            reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
+            "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
+            "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
+            "--json", json_path, "--observe", seen_path};
+        const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx, "cuda", spec.n) + 30;
+        const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
+                                        {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()},
+                                        slot.env());
+        std::string problem;
+        if (!o.ok())
+            problem = "the timing program " + o.describe() + (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
+        state.timings.push_back({problem, json_path, seen_path, {}});
+    }
+}
+
+// The timed calls' results and outputs, judged after the GPU is released.
+void judge_timing(Context& ctx, LabState& state) {
+    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.timing_n, 4444};
+    std::vector<float> input;
+    for (std::size_t f = 0; f < state.timings.size(); ++f) {
+        auto& timing = state.timings[f];
+        const catalog::Function& fn = state.lab->functions[f];
+        if (timing.problem.empty()) {
+            try {
+                timing.timed = read_timing(timing.json);
+                if (input.empty()) input = datasets::generate(spec);
+                const harness::Observation seen = harness::read_observation(timing.observation);
+                if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
+                for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
+                    if (!c.ok && timing.problem.empty())
+                        timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
+            } catch (const std::exception& e) {
+                timing.problem = std::string("the timing program left no valid result (") + e.what() + ")";
+            }
+        }
+        fs::remove(timing.json);
+        fs::remove(timing.observation);
+    }
+}
+
 Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out) {
     const Rubric& rubric = ctx.rubric;
     const double weight = rubric.weights_of(state.lab->id).timing;
@@ -671,57 +778,26 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         out.tests.push_back(t);
         return {"timing", 0, weight, false, why};
     }
-    if (const std::string why = skip_reason(state, true); !why.empty()) {
+    std::string why = skip_reason(state, true);
+    if (why.empty() && !state.timing_ran) why = "not run: no dataset came out right on the GPU";
+    if (!why.empty()) {
         out.tests.push_back(make_test(state.lab->id, *state.lab, "timing", "timing", 0, weight, why));
         return {"timing", 0, weight, true, why};
     }
-    // scan-bench from the reference's build loads both builds' modules and
-    // alternates them in one process (bench/README.md), with CUB's scan and a
-    // copy in the same rounds for the HTML report's chart.
     const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
-    const std::string bench = reference_build(ctx.work, ctx.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
-    const std::string reference =
-        reference_build(ctx.work, ctx.kit, "cuda", "labs/" + state.lab->suite + "-scan.so", rubric.build_timeout_s);
-    const std::string scratch = cuda->scratch(), json_path = scratch + "/timing.json", seen_path = scratch + "/timing.bin";
-    std::vector<float> input;
     double total = 0;
     std::string text;
-    for (const auto& fn : state.lab->functions) {
-        fs::remove(json_path);
-        fs::remove(seen_path);
-        const std::vector<std::string> command = {
-            bench, "--lab", state.lab->id, "--function", fn.name, "--module", cuda->module(*state.lab), "--against",
-            reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
-            "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
-            "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
-            "--json", json_path, "--observe", seen_path};
-        const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx, "cuda", spec.n) + 30;
-        const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
-                                        {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()},
-                                        slot.env());
-        std::string problem;
-        Timed t;
-        if (!o.ok()) {
-            problem = "the timing program " + o.describe() + (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
-        } else {
-            try {
-                t = read_timing(json_path);
-                if (input.empty()) input = datasets::generate(spec);
-                const harness::Observation seen = harness::read_observation(seen_path);
-                if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
-                for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
-                    if (!c.ok && problem.empty()) problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
-            } catch (const std::exception& e) {
-                problem = std::string("the timing program left no valid result (") + e.what() + ")";
-            }
-        }
+    for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {
+        const std::string& name = state.lab->functions[f].name;
+        const std::string& problem = state.timings[f].problem;
+        const Timed& t = state.timings[f].timed;
         if (!problem.empty()) {
-            text += fn.name + ": not scored: " + problem + "\n";
+            text += name + ": not scored: " + problem + "\n";
             continue;
         }
         total += timing_part(rubric, t.median);
-        out.timing.push_back({fn.name, datasets::describe(spec), t});
-        text += fn.name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
+        out.timing.push_back({name, datasets::describe(spec), t});
+        text += name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
                 fixed(t.ref_ms, 4) + " ms" + (t.cub_ms > 0 ? "; CUB's scan " + fixed(t.cub_ms, 4) + " ms" : "") +
                 "), median of " + std::to_string(t.rounds) + " alternated rounds, p10-p90 " +
                 fixed(t.p10, 3) + "-" + fixed(t.p90, 3) + ", 95% CI of the median " + fixed(t.ci_low, 3) + "-" +
@@ -922,61 +998,57 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         graded.push_back(&state);
     }
 
-    // The datasets: the emulator's runs across the cores, each lab's GPU runs
-    // in one process, all at once.
+    // Two pipelines at once: on the CPU the emulator's datasets across the
+    // cores, then its divergence runs; on the GPU each lab's datasets in one
+    // process (the labs at once), then compute-sanitizer, then timing with the
+    // GPU alone. Each lab's later work runs where its datasets on that backend
+    // had some right (worth_running).
     if (!graded.empty()) {
         std::size_t runs = 0;
         for (const LabState* state : graded) runs += state->units.size();
-        progress("datasets: " + std::to_string(runs) + " runs on " + backend_names(ctx));
+        progress(std::to_string(runs) + " datasets on " + backend_names(ctx) + ", then safety, divergence, timing");
+        Workspace* emu = workspace_for(slot, "emu");
         Workspace* cuda = workspace_for(slot, "cuda");
-        run_tasks(1 + (cuda ? graded.size() : 0), static_cast<unsigned>(1 + graded.size()), [&](std::size_t k) {
-            if (k == 0) {
-                Span span{clock, "datasets emu"};
-                if (workspace_for(slot, "emu")) run_emulator_datasets(ctx, slot, graded);
-            } else {
-                Span span{clock, "datasets gpu"};
-                run_gpu_datasets(ctx, slot, *cuda, *graded[k - 1]);
-            }
-        });
-        check_stop();
-        for (LabState* state : graded) score_correctness(ctx, *state);
-
-        // Safety on the GPU and divergence on the emulator at once, then timing,
-        // for the labs with some dataset right.
-        progress("safety, divergence, timing");
-        run_tasks(2, 2, [&](std::size_t k) {
-            if (k == 0) {
-                const bool gpu = workspace_for(slot, "cuda") != nullptr;
-                if (gpu) {
+        run_tasks(2, 2, [&](std::size_t side) {
+            if (side == 0 && emu) {
+                {
+                    Span span{clock, "datasets emu"};
+                    run_emulator_datasets(ctx, slot, graded);
+                }
+                check_stop();
+                Span span{clock, "divergence"};
+                run_divergence(ctx, slot, graded);
+            } else if (side == 1 && cuda) {
+                {
+                    Span span{clock, "datasets gpu"};
+                    run_tasks(graded.size(), static_cast<unsigned>(graded.size()),
+                              [&](std::size_t l) { run_gpu_datasets(ctx, slot, *cuda, *graded[l]); });
+                }
+                check_stop();
+                {
                     Span span{clock, "sanitizer"};
                     sanitize(ctx, slot, graded);
                 }
                 check_stop();
-                std::optional<Span> span;
-                std::unique_lock<GpuLock> alone;
-                if (gpu) {
-                    span.emplace(Span{clock, "timing"});
-                    alone = std::unique_lock<GpuLock>(*ctx.gpu_locks[slot.gpu]);
+                Span span{clock, "timing"};
+                {
+                    std::lock_guard<GpuLock> alone(*ctx.gpu_locks[slot.gpu]);
+                    for (LabState* state : graded)
+                        if (worth_running(*state, index_of(slot, cuda), true)) run_timing(ctx, slot, *state);
                 }
-                for (LabState* state : graded) state->timing = score_timing(ctx, slot, *state, state->timed);
-            } else {
-                Span span{clock, "divergence"};
-                run_divergence(ctx, slot, graded);
+                for (LabState* state : graded) judge_timing(ctx, *state);
             }
         });
         check_stop();
         for (LabState* state : graded) {
-            if (!state->gpu_hung.empty())
-                state->sanitizer_notes.push_back("compute-sanitizer not run: " + state->gpu_hung + " timed out on the GPU");
+            score_correctness(ctx, *state);
+            for (const auto& [category, f] : state->sanitizer_findings) note_finding(*state, category, f);
             for (const auto& [category, list] : state->findings)
                 for (const auto& f : list) state->out.findings.push_back({category, f});
-            // In the components' order: correctness, safety, divergence, timing.
-            LabResult& out = state->out;
+            LabResult& out = state->out;  // in the components' order: correctness, safety, divergence, timing
             out.components.push_back(score_safety(ctx, *state, out));
             out.components.push_back(score_divergence(ctx, slot, *state, out));
-            out.components.push_back(state->timing);
-            out.tests.insert(out.tests.end(), state->timed.tests.begin(), state->timed.tests.end());
-            out.timing = state->timed.timing;
+            out.components.push_back(score_timing(ctx, slot, *state, out));
         }
     }
     for (auto& state : states) report.labs.push_back(std::move(state->out));

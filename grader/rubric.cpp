@@ -94,6 +94,7 @@ Rubric load_rubric(const std::string& path) {
     read(timeouts, "run_base_s", r.run_base_s, top + ".timeouts");
     read(timeouts, "run_per_million_s", r.run_per_million_s, top + ".timeouts");
     read(timeouts, "gpu_per_million_s", r.gpu_per_million_s, top + ".timeouts");
+    read(timeouts, "gpu_step_s", r.gpu_step_s, top + ".timeouts");
     read(timeouts, "give_up_after", r.give_up_after, top + ".timeouts");
     const json div = doc.value("divergence", json::object());
     read(div, "n", r.divergence_n, top + ".divergence");

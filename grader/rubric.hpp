@@ -25,6 +25,10 @@ struct Rubric {
     std::map<std::string, Weights> weights;                                   // per lab id
     std::map<std::string, std::vector<datasets::Spec>> hidden;                // per lab id, seeds drawn here
     double build_timeout_s = 600, run_base_s = 10, run_per_million_s = 15, gpu_per_million_s = 2;
+    // On a GPU a lab's datasets run in one process: the first gets run_base_s
+    // (starting the process and the CUDA context), each later one gpu_step_s,
+    // both plus gpu_per_million_s per million elements.
+    double gpu_step_s = 2;
     unsigned give_up_after = 2;  // timeouts in one lab before its other datasets are not run
     std::size_t divergence_n = 8192;
     double divergence_full_within = 0.02, divergence_zero_below = 0.25;

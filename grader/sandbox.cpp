@@ -140,6 +140,7 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
         const rlimit fsize{limits.file_bytes, limits.file_bytes}, core{0, 0};
         setrlimit(RLIMIT_FSIZE, &fsize);
         setrlimit(RLIMIT_CORE, &core);
+        if (limits.nice && nice(limits.nice) == -1) _exit(126);
         if (chdir(cwd.c_str()) != 0) _exit(126);
         execvpe(cargs[0], cargs.data(), env.data());
         std::fprintf(stderr, "cannot run %s: %s\n", cargs[0], std::strerror(errno));

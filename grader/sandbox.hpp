@@ -26,6 +26,7 @@ struct Limits {
     std::function<double()> step_deadline = nullptr;
     std::size_t output_bytes = 64 * 1024;      // kept of stdout+stderr; the rest counted, dropped
     std::size_t file_bytes = 1ull << 30;       // RLIMIT_FSIZE: the largest file it may write
+    int nice = 0;  // CPU-only work yields to the processes that keep a GPU busy
 };
 
 struct Outcome {
