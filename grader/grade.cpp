@@ -271,7 +271,6 @@ struct LabState {
     const catalog::Lab* lab;
     std::string file;
     LabResult out;
-    bool graded = false;  // built on every backend: its datasets run
     std::vector<Unit> units;
     std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
     std::atomic<unsigned> emu_timeouts{0};
@@ -993,7 +992,6 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             }
         if (!failed.empty()) continue;
         state.out.built = true;
-        state.graded = true;
         plan_units(ctx, state);
         graded.push_back(&state);
     }
