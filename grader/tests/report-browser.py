@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""report-browser.py SCAN_GRADE KIT OUT: grades the corpus entry
-lab02-modulo-mapping (lab 02, emulator) and renders its report.html in
+"""report-browser.py SCAN_GRADE KIT OUT [WORK]: grades the corpus entry
+lab02-modulo-mapping (lab 02, emulator; in the grader's work folder WORK,
+default OUT/work) and renders its report.html in
 headless Chromium: the rendered DOM must hold the score table, both
 divergence maps with every cell, the source listing and the feedback, and the
 screenshot (decoded here with zlib) must be the window's size, not blank, and
@@ -111,9 +112,10 @@ def chromium(binary, profile, *args):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: report-browser.py SCAN_GRADE KIT OUT")
-    grade, kit, out = sys.argv[1:]
+    if len(sys.argv) not in (4, 5):
+        sys.exit("usage: report-browser.py SCAN_GRADE KIT OUT [WORK]")
+    grade, kit, out = sys.argv[1:4]
+    work = sys.argv[4] if len(sys.argv) == 5 else os.path.join(out, "work")
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     if not binary:
         print("chromium not found: neither chromium nor chromium-browser is on PATH "
@@ -124,7 +126,7 @@ def main():
     results = os.path.join(out, ENTRY)
     shutil.rmtree(results, ignore_errors=True)
     graded = subprocess.run([grade, os.path.join(kit, "grader", "tests", "corpus", ENTRY), "--lab", "02",
-                             "--backend", "emu", "--work", os.path.join(out, "work"), "--out", results, "--no-colour"],
+                             "--backend", "emu", "--work", work, "--out", results, "--no-colour"],
                             capture_output=True, text=True, timeout=1500)
     page = os.path.join(results, "report.html")
     if not check(graded.returncode == 0 and os.path.isfile(page), f"scan-grade graded {ENTRY} and wrote report.html"):
