@@ -1,6 +1,7 @@
 # Sourced by the CI scripts: the counts behind their last line,
-# `N passed, N failed, N skipped`.
+# `N passed, N failed, N skipped`, and the stage times.
 passed=0 failed=0 skipped=0
+stage_name='' stage_start=0
 
 expect() {  # expect yes|no DESCRIPTION: one check
     if [ "$1" = yes ]; then passed=$((passed + 1)); echo "CHECK ok    $2"
@@ -20,4 +21,12 @@ tally() {  # tally LOG: adds the counts of another CI script's last line
 summary() {  # the last line; the exit status says whether anything failed
     echo "$passed passed, $failed failed, $skipped skipped"
     [ "$failed" -eq 0 ]
+}
+
+stage() {  # stage [NAME]: ends the stage running, printing `stage NAME: N s` (its wall
+    # time; also appended to $STAGES, where .ci/run collects them), and starts NAME
+    if [ -n "$stage_name" ]; then
+        echo "stage $stage_name: $((SECONDS - stage_start)) s" | tee -a "${STAGES:-/dev/null}"
+    fi
+    stage_name=${1:-} stage_start=$SECONDS
 }
