@@ -541,8 +541,8 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
                                             "--print-limit", "8"};
         if (job.tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
         program.push_back(cuda->runner(*job.state->lab));
-        Token token(ctx.cpu);
         SharedGpu gpu(ctx, slot);
+        Token token(ctx.cpu);
         job.run = run_runner(ctx, slot, scratch, "s" + std::to_string(k), program, job.fn->name, input,
                              ctx.rubric.sanitizer_timeout_s, true);
     });
