@@ -56,7 +56,8 @@ struct Context {
     Rubric rubric;
     std::string kit;    // the kit's source tree (with reference/)
     std::string work;   // the grader's work folder: builds, scratch
-    std::vector<std::string> backends;  // "emu" always; "cuda" too with a usable GPU
+    std::string backend_asked = "auto";  // --backend
+    std::vector<std::string> backends;   // "emu" always; "cuda" too with a usable GPU
     std::string device;                 // what runs the cuda backend, or why there is none
     Sandbox sandbox;
     std::vector<std::string> labs;  // lab ids to grade

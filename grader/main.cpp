@@ -19,6 +19,7 @@
 #include "grade.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
+#include "slurm.hpp"
 
 namespace fs = std::filesystem;
 using namespace grader;
@@ -27,6 +28,8 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: scan-grade [SUBMISSION] [options]       grade one submission (default: the kit's reference)
        scan-grade --batch FOLDER [options]        grade every submission in FOLDER into a gradebook
+       scan-grade --batch FOLDER --slurm [options] submit the batch to Slurm as a job array
+       scan-grade merge OUT [--batch FOLDER]      the gradebook of a Slurm batch (scan-grade merge --help)
        scan-grade export DIR [--kit DIR] [--force]  write the student repository into DIR
                                                   (scan-grade export --help)
 
@@ -44,7 +47,16 @@ options:
   --jobs N         --batch: submissions graded at once (default: 2 per GPU, 2 without one); each
                    slot uses one GPU (CUDA_VISIBLE_DEVICES), timing never shares a GPU; an
                    interrupted batch rerun into the same --out grades only what is missing
+  --part FILE      --batch: grade only the entries of FOLDER named in FILE (one per line) and write
+                   no gradebook (a Slurm task's share; scan-grade merge writes it)
   --no-sandbox     run student code without bubblewrap even where it works
+Slurm (--batch FOLDER --slurm; OUT must be on a file system the nodes share, course/slurm/README.md):
+  --partition P, --account A, --time HH:MM:SS, --cpus-per-task N
+                   each array task's request (default: the rubric's "slurm" section, else the
+                   cluster's partition and account, 01:00:00, 8 CPUs; one GPU unless --backend emu)
+  --chunk N        submissions per array task (default: the rubric's, else 1)
+  --sbatch-arg ARG passed to sbatch as an #SBATCH line, e.g. --sbatch-arg=--qos=short; repeatable
+  --no-submit      write OUT/slurm/ and print the sbatch commands instead of running them
   --colour/--no-colour  colour the terminal table (default: when stdout is a terminal)
 exit status: 0 graded (whatever the score), 1 the grader could not grade, 2 bad usage,
   128 + N stopped by signal N (SIGINT, SIGTERM): what finished is written, the rest named
@@ -100,19 +112,6 @@ extern "C" void on_stop_signal(int sig) {
     stop_children();
 }
 
-std::vector<fs::path> batch_entries(const fs::path& folder) {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(folder)) {
-        const std::string name = e.path().filename().string();
-        const auto ends = [&](const std::string& ext) {
-            return name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0;
-        };
-        if (name[0] != '.' && (e.is_directory() || ends(".zip") || ends(".tar.gz") || ends(".tgz"))) out.push_back(e.path());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // A submission that cannot be graded still gets a report, with every lab zero.
 Report ungradable(Context& ctx, const std::string& name, const std::string& why) {
     Report r;
@@ -132,12 +131,16 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path
     try {
         sub = open_submission(path.string(), unpack_dir, ctx.kit);
     } catch (const SubmissionError& e) {
-        Report r = ungradable(ctx, path.filename().string(), e.what());
+        // Recorded for the gradebook (scan-grade merge), with no fingerprint:
+        // a rerun tries to open it again.
+        Report r = ungradable(ctx, submission_name(path.filename().string()), e.what());
         write_all(r, out + "/" + r.submission);
+        write_record(r, {}, out + "/" + r.submission);
         return r;
     }
-    const std::string fp = fingerprint(ctx, sub, rubric_text), dir = out + "/" + sub.name;
-    if (auto record = read_record(dir, fp)) {
+    const Fingerprint fp = fingerprint(ctx, sub, rubric_text);
+    const std::string dir = out + "/" + sub.name;
+    if (auto record = read_record(dir, fp.full)) {
         resumed = true;
         return record;
     }
@@ -160,11 +163,23 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "export") == 0)
         return export_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
+    if (argc > 1 && std::strcmp(argv[1], "merge") == 0) return merge_main(std::vector<std::string>(argv + 2, argv + argc));
     Context ctx;
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
     unsigned jobs = 0;  // 0: the default, from the GPUs
-    bool sandbox = true, colour = isatty(1);
+    bool sandbox = true, colour = isatty(1), slurm = false, submit = true;
+    std::string part;
+    std::vector<std::string> lab_args, sbatch_args;
+    std::optional<std::string> partition, account, time_limit;
+    unsigned chunk = 0, cpus_per_task = 0;  // 0: the rubric's
+    const auto count = [](const char* text, unsigned& into) {
+        char* end = nullptr;
+        const long v = std::strtol(text, &end, 10);
+        if (*end != '\0' || v < 1 || v > 100000) return false;
+        into = static_cast<unsigned>(v);
+        return true;
+    };
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool value = i + 1 < argc;
@@ -181,10 +196,23 @@ int main(int argc, char** argv) {
             const catalog::Lab* lab = catalog::find(argv[++i]);
             if (!lab) return usage(std::string("no lab '") + argv[i] + "' (01-kogge-stone, 02-brent-kung, 03-exclusive, 04-hierarchical)");
             ctx.labs.push_back(lab->id);
+            lab_args.push_back(argv[i]);
         } else if (arg == "--jobs" && value) {
             jobs = static_cast<unsigned>(std::atoi(argv[++i]));
             if (jobs < 1 || jobs > 64) return usage("--jobs takes 1 to 64");
         } else if (arg == "--no-sandbox") sandbox = false;
+        else if (arg == "--part" && value) part = argv[++i];
+        else if (arg == "--slurm") slurm = true;
+        else if (arg == "--no-submit") submit = false;
+        else if (arg == "--partition" && value) partition = argv[++i];
+        else if (arg == "--account" && value) account = argv[++i];
+        else if (arg == "--time" && value) time_limit = argv[++i];
+        else if (arg == "--chunk" && value) {
+            if (!count(argv[++i], chunk)) return usage(std::string("--chunk takes a number of submissions: ") + argv[i]);
+        } else if (arg == "--cpus-per-task" && value) {
+            if (!count(argv[++i], cpus_per_task)) return usage(std::string("--cpus-per-task takes a number: ") + argv[i]);
+        } else if (arg.rfind("--sbatch-arg=", 0) == 0) sbatch_args.push_back(arg.substr(13));
+        else if (arg == "--sbatch-arg" && value) sbatch_args.push_back(argv[++i]);
         else if (arg == "--colour" || arg == "--color") colour = true;
         else if (arg == "--no-colour" || arg == "--no-color") colour = false;
         else if (arg[0] == '-') return usage("unknown option or missing value: " + arg);
@@ -207,12 +235,51 @@ int main(int argc, char** argv) {
     if (submission.empty() && batch.empty()) submission = ctx.kit + "/reference";
     if (!submission.empty() && !fs::exists(submission)) return usage("no such submission: " + submission);
     if (!batch.empty() && !fs::is_directory(batch)) return usage("--batch needs a folder: " + batch);
+    if ((slurm || !part.empty()) && batch.empty()) return usage(std::string(slurm ? "--slurm" : "--part") + " goes with --batch FOLDER");
+    if (slurm && !part.empty()) return usage("give --slurm or --part, not both");
+    if (!part.empty() && !fs::is_regular_file(part)) return usage("no such --part file: " + part);
+    if (!slurm && (partition || account || time_limit || chunk || cpus_per_task || !sbatch_args.empty() || !submit))
+        return usage("--partition, --account, --time, --chunk, --cpus-per-task, --sbatch-arg and --no-submit go with --slurm");
 
     const std::string rubric_text = read_file(rubric_path);
     fs::create_directories(work);
     work = fs::canonical(work).string();
     ctx.kit = fs::canonical(ctx.kit).string();
     ctx.work = work;
+    ctx.backend_asked = backend;
+    if (slurm) {
+        // Here only the submissions to grade are chosen; the nodes grade them.
+        SlurmRequest request;
+        request.scan_grade = fs::canonical("/proc/self/exe").string();
+        request.batch = fs::canonical(batch).string();
+        fs::create_directories(out);
+        request.out = fs::canonical(out).string();
+        request.kit = ctx.kit;
+        request.rubric = fs::canonical(rubric_path).string();
+        request.backend = backend;
+        request.labs = lab_args;
+        request.sandbox = sandbox;
+        request.submit = submit;
+        request.settings = ctx.rubric.slurm;
+        if (partition) request.settings.partition = *partition;
+        if (account) request.settings.account = *account;
+        if (time_limit) request.settings.time = *time_limit;
+        if (chunk) request.settings.chunk = chunk;
+        if (cpus_per_task) request.settings.cpus_per_task = cpus_per_task;
+        request.sbatch_args = sbatch_args;
+        std::vector<std::string> todo;
+        for (const auto& path : batch_entries(batch)) {
+            bool done = false;
+            try {
+                const Submission sub = open_submission(path.string(), work + "/unpack-slurm", ctx.kit);
+                done = has_record_for(out + "/" + sub.name, fingerprint(ctx, sub, rubric_text).inputs);
+            } catch (const SubmissionError&) {  // graded zero on a node, with the reason
+            }
+            if (!done) todo.push_back(path.filename().string());
+        }
+        fs::remove_all(work + "/unpack-slurm");
+        return submit_to_slurm(request, todo);
+    }
     ctx.backends = {"emu"};
     if (backend == "emu") ctx.device = "no GPU backend: --backend emu";
     else if (!(ctx.gpus = usable_gpus(ctx.device)).empty()) ctx.backends.push_back("cuda");
@@ -235,7 +302,20 @@ int main(int argc, char** argv) {
 
     try {
         if (!batch.empty()) {
-            const std::vector<fs::path> entries = batch_entries(batch);
+            std::vector<fs::path> entries = batch_entries(batch);
+            if (!part.empty()) {  // a Slurm task's share: only the entries FILE names
+                std::vector<std::string> names;
+                std::ifstream in(part);
+                for (std::string line; std::getline(in, line);)
+                    if (!line.empty()) names.push_back(line);
+                std::vector<fs::path> mine;
+                for (const auto& name : names) {
+                    const auto it = std::find_if(entries.begin(), entries.end(), [&](const fs::path& p) { return p.filename() == name; });
+                    if (it == entries.end()) std::fprintf(stderr, "scan-grade: %s (in %s) is not in %s: left out\n", name.c_str(), part.c_str(), batch.c_str());
+                    else mine.push_back(*it);
+                }
+                entries = mine;
+            }
             std::vector<std::optional<Report>> reports(entries.size());
             std::atomic<std::size_t> next{0}, done{0}, resumed_count{0};
             std::mutex print;
@@ -275,10 +355,15 @@ int main(int argc, char** argv) {
             for (std::size_t k = 0; k < entries.size(); ++k)
                 if (reports[k]) finished.push_back(*reports[k]);
                 else missing.push_back(entries[k].filename().string());
-            std::ofstream(out + "/gradebook.csv") << gradebook_csv(finished);
-            for (const auto& r : finished) std::printf("%-32s %7.2f / %.2f\n", r.submission.c_str(), r.score(), r.max_score());
-            std::printf("%zu submissions graded (%zu taken from an earlier run): %s/gradebook.csv and one folder per student in %s/\n",
-                        finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+            if (part.empty()) {
+                std::fputs(write_gradebook(finished, out).c_str(), stdout);
+                std::printf("%zu submissions graded (%zu taken from an earlier run): %s/gradebook.csv and one folder per student in %s/\n",
+                            finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+            } else {
+                std::printf("%zu submissions graded (%zu taken from an earlier run): one folder per student in %s/; "
+                            "scan-grade merge %s writes the gradebook\n",
+                            finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+            }
             if (!missing.empty()) {
                 std::string list;
                 for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;

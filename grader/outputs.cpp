@@ -447,6 +447,17 @@ std::string gradebook_csv(const std::vector<Report>& reports) {
     return out;
 }
 
+std::string write_gradebook(const std::vector<Report>& reports, const std::string& out) {
+    write_file(out + "/gradebook.csv", gradebook_csv(reports));
+    std::string lines;
+    char line[256];
+    for (const Report& r : reports) {
+        std::snprintf(line, sizeof line, "%-32s %7.2f / %.2f\n", r.submission.c_str(), r.score(), r.max_score());
+        lines += line;
+    }
+    return lines;
+}
+
 void write_all(const Report& r, const std::string& directory) {
     std::error_code error;
     std::filesystem::create_directories(directory, error);

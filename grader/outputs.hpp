@@ -76,6 +76,9 @@ std::string junit_xml(const Report& report);
 std::string markdown_summary(const Report& report);
 // student, one column per lab of the first report, total, max, percent, notes.
 std::string gradebook_csv(const std::vector<Report>& reports);
+// A batch's end (--batch, scan-grade merge): writes OUT/gradebook.csv and
+// returns the score lines, one per student, for the terminal.
+std::string write_gradebook(const std::vector<Report>& reports, const std::string& out);
 
 // Writes results.json (Gradescope), prairielearn.json, junit.xml, summary.md,
 // feedback.txt, table.txt, phases.json and report.html (report_html.hpp) into `directory`, creating it if missing.

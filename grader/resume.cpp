@@ -24,11 +24,31 @@ struct Hash {
     }
 };
 
+std::string hex(const Hash& hash) {
+    char out[17];
+    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash.h));
+    return out;
+}
+
+// The rubric as grading reads it: without "slurm", which only says where to grade.
+std::string grading_text(const std::string& rubric_text) {
+    json doc = json::parse(rubric_text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("slurm")) return rubric_text;
+    doc.erase("slurm");
+    return doc.dump();
+}
+
+json read_json(const std::string& directory) {
+    std::ifstream in(directory + "/grade.json");
+    if (!in) return nullptr;
+    return json::parse(in, nullptr, false);
+}
+
 }  // namespace
 
-std::string fingerprint(const Context& ctx, const Submission& sub, const std::string& rubric_text) {
+Fingerprint fingerprint(const Context& ctx, const Submission& sub, const std::string& rubric_text) {
     Hash hash;
-    hash.add(rubric_text).add(backend_names(ctx)).add(ctx.device);
+    hash.add(grading_text(rubric_text)).add(ctx.backend_asked);
     for (const auto& [lab, specs] : ctx.rubric.hidden)
         for (const auto& spec : specs) hash.add(lab).add(datasets::describe(spec) + " " + std::to_string(spec.seed));
     for (const auto& lab : ctx.labs) {
@@ -37,12 +57,12 @@ std::string fingerprint(const Context& ctx, const Submission& sub, const std::st
         hash.add(file == sub.files.end() ? "" : "file:" + read_file(file->second));
     }
     for (const auto& ignored : sub.ignored) hash.add(ignored);
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash.h));
-    return hex;
+    Fingerprint fp{hex(hash), ""};
+    fp.full = hex(Hash{}.add(fp.inputs).add(backend_names(ctx)).add(ctx.device));
+    return fp;
 }
 
-void write_record(const Report& r, const std::string& fp, const std::string& directory) {
+void write_record(const Report& r, const Fingerprint& fp, const std::string& directory) {
     json labs = json::array();
     for (const LabResult& lab : r.labs) {
         json components = json::array();
@@ -53,18 +73,16 @@ void write_record(const Report& r, const std::string& fp, const std::string& dir
     }
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
-    const json record = {{"fingerprint", fp}, {"submission", r.submission}, {"backend", r.backend},
+    const json record = {{"fingerprint", fp.full}, {"inputs", fp.inputs}, {"submission", r.submission}, {"backend", r.backend},
                          {"device", r.device}, {"notes", r.notes}, {"labs", labs},
                          {"seconds", r.seconds}, {"phases", phases}};
     write_file(directory + "/grade.json", record.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
-std::optional<Report> read_record(const std::string& directory, const std::string& fp) {
-    std::ifstream in(directory + "/grade.json");
-    if (!in) return std::nullopt;
+std::optional<Report> read_record(const std::string& directory, const std::string& full) {
+    const json record = read_json(directory);
     try {
-        const json record = json::parse(in);
-        if (record.at("fingerprint").get<std::string>() != fp) return std::nullopt;
+        if (!record.is_object() || (!full.empty() && record.at("fingerprint").get<std::string>() != full)) return std::nullopt;
         Report r;
         r.submission = record.at("submission").get<std::string>();
         r.backend = record.at("backend").get<std::string>();
@@ -84,6 +102,11 @@ std::optional<Report> read_record(const std::string& directory, const std::strin
     } catch (const json::exception&) {
         return std::nullopt;  // a record cut short by a stop, or edited: graded again
     }
+}
+
+bool has_record_for(const std::string& directory, const std::string& inputs) {
+    const json record = read_json(directory);
+    return record.is_object() && record.value("inputs", "") == inputs && read_record(directory);
 }
 
 }  // namespace grader

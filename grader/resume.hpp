@@ -12,13 +12,24 @@
 
 namespace grader {
 
-// What a grading depends on, as a hash; rubric_text is the rubric file's text.
-std::string fingerprint(const Context& ctx, const Submission& submission, const std::string& rubric_text);
+// What a grading depends on, as hashes. `inputs`: the rubric file's text
+// (less its "slurm" section, which says where to grade, not how), the backend
+// asked for, the hidden datasets, the labs and the submission's files.
+// `full`: those and where it ran (the backends found, the device).
+struct Fingerprint {
+    std::string inputs, full;
+};
+Fingerprint fingerprint(const Context& ctx, const Submission& submission, const std::string& rubric_text);
 
-void write_record(const Report& report, const std::string& fingerprint, const std::string& directory);
+void write_record(const Report& report, const Fingerprint& fingerprint, const std::string& directory);
 
 // The report a record holds (scores, notes and times; no test output), or
-// nothing where the record is missing, unreadable or for another fingerprint.
-std::optional<Report> read_record(const std::string& directory, const std::string& fingerprint);
+// nothing where the record is missing, unreadable or for another full
+// fingerprint (any, where `full` is empty).
+std::optional<Report> read_record(const std::string& directory, const std::string& full = "");
+
+// Whether a record for these inputs exists, wherever it was graded: a Slurm
+// submission (slurm.hpp) leaves such students out, whichever node graded them.
+bool has_record_for(const std::string& directory, const std::string& inputs);
 
 }  // namespace grader

@@ -129,6 +129,13 @@ Rubric load_rubric(const std::string& path) {
     read(doc, "no_gpu", no_gpu, top);
     if (no_gpu != "exclude" && no_gpu != "full") throw RubricError(top + ".no_gpu must be \"exclude\" or \"full\"");
     r.no_gpu_full_timing = no_gpu == "full";
+    const json slurm = doc.value("slurm", json::object());
+    read(slurm, "partition", r.slurm.partition, top + ".slurm");
+    read(slurm, "account", r.slurm.account, top + ".slurm");
+    read(slurm, "time", r.slurm.time, top + ".slurm");
+    read(slurm, "chunk", r.slurm.chunk, top + ".slurm");
+    read(slurm, "cpus_per_task", r.slurm.cpus_per_task, top + ".slurm");
+    if (r.slurm.chunk < 1 || r.slurm.cpus_per_task < 1) throw RubricError(top + ".slurm: chunk and cpus_per_task must be at least 1");
     return r;
 }
 

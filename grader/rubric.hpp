@@ -20,6 +20,15 @@ struct Weights {
     double correctness = 60, safety = 20, divergence = 10, timing = 10;
 };
 
+// Where `scan-grade --batch ... --slurm` asks Slurm to grade (slurm.hpp); its
+// options override each field. Not part of what a grade depends on.
+struct SlurmSettings {
+    std::string partition, account;  // empty: the cluster's default
+    std::string time = "01:00:00";   // each array task's limit
+    unsigned chunk = 1;              // submissions per array task
+    unsigned cpus_per_task = 8;
+};
+
 struct Rubric {
     std::uint64_t hidden_seed = 0;  // SCAN_GRADE_SECRET overrides it
     std::map<std::string, Weights> weights;                                   // per lab id
@@ -43,6 +52,7 @@ struct Rubric {
     double sanitizer_timeout_s = 60;  // a kernel that never finishes under a tool: a deadlock
     std::vector<std::string> sanitizer_tools = {"racecheck", "memcheck", "initcheck", "synccheck"};
     bool no_gpu_full_timing = false;  // "no_gpu": "exclude" (default) or "full"
+    SlurmSettings slurm;
 
     const Weights& weights_of(const std::string& lab) const;
 };

@@ -84,13 +84,6 @@ void unpack(const fs::path& archive_path, const fs::path& to) {
 }
 #endif
 
-std::string strip_extension(std::string name) {
-    for (const char* ext : {".tar.gz", ".tgz", ".zip"})
-        if (name.size() > std::string(ext).size() && name.compare(name.size() - std::string(ext).size(), std::string::npos, ext) == 0)
-            return name.substr(0, name.size() - std::string(ext).size());
-    return name;
-}
-
 // The lab a file belongs to, by the accepted layouts; "" if none.
 std::string lab_of(const fs::path& rel) {
     const std::string file = rel.filename().string(), parent = rel.parent_path().filename().string();
@@ -110,7 +103,7 @@ Submission open_submission(const std::string& path, const std::string& unpack_di
     fs::remove_all(unpack_dir, ec);
     fs::create_directories(unpack_dir);
     Submission s;
-    s.name = strip_extension(source.filename().string());
+    s.name = submission_name(source.filename().string());
     if (fs::is_directory(source)) copy_folder(source, unpack_dir);
     else {
 #ifdef HAVE_LIBARCHIVE
@@ -141,6 +134,26 @@ Submission open_submission(const std::string& path, const std::string& unpack_di
     }
     std::sort(s.ignored.begin(), s.ignored.end());
     return s;
+}
+
+std::string submission_name(const std::string& file_name) {
+    for (const std::string ext : {".tar.gz", ".tgz", ".zip"})
+        if (file_name.size() > ext.size() && file_name.compare(file_name.size() - ext.size(), std::string::npos, ext) == 0)
+            return file_name.substr(0, file_name.size() - ext.size());
+    return file_name;
+}
+
+std::vector<fs::path> batch_entries(const fs::path& folder) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(folder)) {
+        const std::string name = e.path().filename().string();
+        const auto ends = [&](const std::string& ext) {
+            return name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0;
+        };
+        if (name[0] != '.' && (e.is_directory() || ends(".zip") || ends(".tar.gz") || ends(".tgz"))) out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace grader

@@ -1,0 +1,214 @@
+#include "slurm.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "files.hpp"
+#include "outputs.hpp"
+#include "resume.hpp"
+#include "submission.hpp"
+
+namespace fs = std::filesystem;
+
+namespace grader {
+namespace {
+
+// A word for the shell, in single quotes.
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Runs a shell command with the grader's own environment (sbatch passes it on
+// to the job: SCAN_GRADE_SECRET, PATH, ...); its output and exit status.
+std::pair<int, std::string> shell(const std::string& command) {
+    std::string output;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (!pipe) return {127, "cannot start a shell"};
+    char buffer[4096];
+    while (std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, output};
+}
+
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+// The #SBATCH lines both jobs share.
+std::string common_options(const SlurmRequest& r) {
+    std::string out;
+    if (!r.settings.partition.empty()) out += "#SBATCH --partition=" + r.settings.partition + "\n";
+    if (!r.settings.account.empty()) out += "#SBATCH --account=" + r.settings.account + "\n";
+    for (const auto& arg : r.sbatch_args) out += "#SBATCH " + arg + "\n";
+    return out;
+}
+
+std::string array_script(const SlurmRequest& r, const std::string& dir) {
+    std::string grade = quote(r.scan_grade) + " --batch " + quote(r.batch) + " --part \"$work/part.txt\" --out " +
+                        quote(r.out) + " --work \"$work/work\" --kit " + quote(r.kit) + " --rubric " + quote(r.rubric) +
+                        " --backend " + r.backend + " --no-colour";
+    for (const auto& lab : r.labs) grade += " --lab " + quote(lab);
+    if (!r.sandbox) grade += " --no-sandbox";
+    return "#!/bin/bash\n"
+           "# Written by scan-grade --slurm: array task K grades the submissions on\n"
+           "# line K+1 of todo.txt into the results folder, building in a work folder\n"
+           "# of its own on the node's local scratch, removed when it ends.\n"
+           "#SBATCH --job-name=scan-grade\n"
+           "#SBATCH --output=" + dir + "/logs/task-%a.log\n"
+           "#SBATCH --cpus-per-task=" + std::to_string(r.settings.cpus_per_task) + "\n"
+           "#SBATCH --time=" + r.settings.time + "\n" +
+           (r.backend == "emu" ? std::string() : std::string("#SBATCH --gres=gpu:1\n")) + common_options(r) +
+           "set -u\n"
+           "work=$(mktemp -d \"${TMPDIR:-/tmp}/scan-grade-${SLURM_ARRAY_JOB_ID}-${SLURM_ARRAY_TASK_ID}-XXXXXX\") || exit 1\n"
+           "trap 'rm -rf \"$work\"' EXIT\n"
+           "sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quote(dir + "/todo.txt") + " | tr '\\t' '\\n' > \"$work/part.txt\"\n"
+           "echo \"task $SLURM_ARRAY_TASK_ID on $(hostname): $(paste -sd' ' \"$work/part.txt\")\"\n" +
+           grade + "\n";
+}
+
+std::string merge_script(const SlurmRequest& r, const std::string& dir) {
+    return "#!/bin/bash\n"
+           "# Written by scan-grade --slurm: the gradebook, once every array task has ended.\n"
+           "#SBATCH --job-name=scan-grade-merge\n"
+           "#SBATCH --output=" + dir + "/logs/merge.log\n"
+           "#SBATCH --cpus-per-task=1\n"
+           "#SBATCH --time=00:10:00\n" + common_options(r) +
+           quote(r.scan_grade) + " merge " + quote(r.out) + " --batch " + quote(r.batch) + "\n";
+}
+
+// OUT/slurm/todo.txt: one line per task, its submissions separated by tabs.
+std::vector<std::vector<std::string>> read_todo(const std::string& path) {
+    std::vector<std::vector<std::string>> tasks;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> names;
+        std::stringstream fields(line);
+        for (std::string name; std::getline(fields, name, '\t');)
+            if (!name.empty()) names.push_back(name);
+        tasks.push_back(names);
+    }
+    return tasks;
+}
+
+}  // namespace
+
+int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo) {
+    const std::string dir = r.out + "/slurm";
+    if (todo.empty()) {
+        std::printf("every submission in %s has a result in %s for this rubric: nothing to submit\n", r.batch.c_str(),
+                    r.out.c_str());
+        return merge_main({r.out, "--batch", r.batch});
+    }
+    for (const auto& name : todo)
+        if (name.find_first_of("\t\n") != std::string::npos) {
+            std::fprintf(stderr, "scan-grade: a submission's name holds a tab or a newline: rename it: %s\n", name.c_str());
+            return 2;
+        }
+    if (r.submit && shell("command -v sbatch").first != 0) {
+        std::fprintf(stderr, "scan-grade: --slurm needs Slurm's sbatch on PATH (or --no-submit to write the scripts only)\n");
+        return 1;
+    }
+    fs::create_directories(dir + "/logs");
+    std::string lines;
+    const std::size_t chunk = r.settings.chunk, tasks = (todo.size() + chunk - 1) / chunk;
+    for (std::size_t t = 0; t < tasks; ++t) {
+        for (std::size_t k = t * chunk; k < std::min(todo.size(), (t + 1) * chunk); ++k)
+            lines += (k == t * chunk ? "" : "\t") + todo[k];
+        lines += "\n";
+    }
+    write_file(dir + "/todo.txt", lines);
+    write_file(dir + "/grade-array.sh", array_script(r, dir));
+    write_file(dir + "/merge.sh", merge_script(r, dir));
+    const std::string array = "sbatch --parsable --array=0-" + std::to_string(tasks - 1) + " " + quote(dir + "/grade-array.sh");
+    const std::string merge_after = "sbatch --parsable --kill-on-invalid-dep=yes --dependency=afterany:";
+    std::printf("%zu submissions to grade in %zu array tasks of up to %zu (%s, %u CPUs and %s each), their list in %s/todo.txt\n",
+                todo.size(), tasks, chunk, r.backend == "emu" ? "no GPU" : "one GPU", r.settings.cpus_per_task,
+                r.settings.time.c_str(), dir.c_str());
+    if (!r.submit) {
+        std::printf("not submitted (--no-submit); to submit:\n  job=$(%s)\n  %s$job %s\n", array.c_str(),
+                    merge_after.c_str(), quote(dir + "/merge.sh").c_str());
+        return 0;
+    }
+    const auto [rc, job] = shell(array);
+    if (rc != 0) {
+        std::fprintf(stderr, "scan-grade: sbatch refused the array (exit %d): %s\n", rc, trim(job).c_str());
+        return 1;
+    }
+    const std::string job_id = trim(job).substr(0, trim(job).find(';'));  // "ID" or "ID;cluster"
+    const auto [mrc, merge] = shell(merge_after + job_id + " " + quote(dir + "/merge.sh"));
+    if (mrc != 0) {
+        std::fprintf(stderr, "scan-grade: array job %s submitted, but sbatch refused the merge job (exit %d): %s\n"
+                     "  run `scan-grade merge %s` once the array has ended\n",
+                     job_id.c_str(), mrc, trim(merge).c_str(), r.out.c_str());
+        return 1;
+    }
+    std::printf("submitted: array job %s (logs %s/logs/task-N.log), then merge job %s (%s/logs/merge.log) writes %s/gradebook.csv\n"
+                "follow it with: squeue -j %s,%s\n",
+                job_id.c_str(), dir.c_str(), trim(merge).c_str(), dir.c_str(), r.out.c_str(), job_id.c_str(),
+                trim(merge).c_str());
+    return 0;
+}
+
+int merge_main(const std::vector<std::string>& args) {
+    std::string out, batch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--help" || args[i] == "-h") {
+            std::puts("usage: scan-grade merge OUT [--batch FOLDER]\n"
+                      "writes OUT/gradebook.csv from every OUT/<student>/grade.json and names the submissions\n"
+                      "without one: those of OUT/slurm/todo.txt (with their Slurm task's log) and of FOLDER.\n"
+                      "exit status: 0 every submission graded, 1 some missing, 2 bad usage");
+            return 0;
+        } else if (args[i] == "--batch" && i + 1 < args.size()) batch = args[++i];
+        else if (args[i][0] == '-' || !out.empty()) {
+            std::fprintf(stderr, "scan-grade merge: unknown argument %s (scan-grade merge --help)\n", args[i].c_str());
+            return 2;
+        } else out = args[i];
+    }
+    if (out.empty() || !fs::is_directory(out)) {
+        std::fprintf(stderr, "scan-grade merge: %s (scan-grade merge --help)\n",
+                     out.empty() ? "give the results folder" : ("no such folder: " + out).c_str());
+        return 2;
+    }
+    if (!batch.empty() && !fs::is_directory(batch)) {
+        std::fprintf(stderr, "scan-grade merge: --batch needs a folder: %s\n", batch.c_str());
+        return 2;
+    }
+    std::vector<Report> reports;
+    std::map<std::string, bool> graded;
+    for (const auto& entry : fs::directory_iterator(out)) {
+        if (!entry.is_directory()) continue;
+        if (auto record = read_record(entry.path().string())) {
+            graded[entry.path().filename().string()] = true;
+            reports.push_back(*record);
+        }
+    }
+    std::sort(reports.begin(), reports.end(), [](const Report& a, const Report& b) { return a.submission < b.submission; });
+    // Expected: each todo line's names (their task known) and the batch folder's.
+    std::map<std::string, std::string> missing;  // name -> where to look
+    const auto tasks = read_todo(out + "/slurm/todo.txt");
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+        for (const auto& name : tasks[t])
+            if (!graded.count(submission_name(name)))
+                missing[name] = "Slurm task " + std::to_string(t) + ", its log " + out + "/slurm/logs/task-" + std::to_string(t) + ".log";
+    if (!batch.empty())
+        for (const auto& path : batch_entries(batch)) {
+            const std::string name = path.filename().string();
+            if (!graded.count(submission_name(name)) && !missing.count(name)) missing[name] = "not in this results folder";
+        }
+    std::fputs(write_gradebook(reports, out).c_str(), stdout);
+    std::printf("%zu submissions in the gradebook: %s/gradebook.csv\n", reports.size(), out.c_str());
+    if (missing.empty()) return 0;
+    std::printf("%zu submissions missing (no grade.json): run the same scan-grade --batch ... --slurm again to grade only these\n",
+                missing.size());
+    for (const auto& [name, where] : missing) std::printf("  %s: %s\n", name.c_str(), where.c_str());
+    return 1;
+}
+
+}  // namespace grader
