@@ -32,6 +32,7 @@ struct LaunchState {
     dim3 grid, block;
     uint3 block_idx{};
     unsigned long long block_serial = 0;  // blocks started in this launch, minus one
+    unsigned long long block_linear = 0;  // the running block's blockIdx, x fastest
     // Barrier intervals are numbered from 1, increasing across blocks and
     // launches, so a shadow entry older than the current block or launch is
     // recognised by its number alone.
@@ -65,6 +66,9 @@ void divergence_end_launch();
 // Device allocations: [base, base + bytes), with a guard zone on each side.
 struct Allocation {
     std::size_t bytes;
+    // What it holds came from a kernel: set by a kernel's write, carried by a
+    // device-to-device copy, cleared by a copy from the host.
+    mutable bool kernel_written = false;
 };
 const std::map<const unsigned char*, Allocation>& allocations();
 constexpr std::size_t kRedzone = 256;

@@ -281,7 +281,10 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         --it;
         const unsigned char* base = it->first;
         const std::size_t bytes = it->second.bytes;
-        if (p >= base && p + size <= base + bytes) return global_access(base, bytes, p, size, write, atomic, pc);
+        if (p >= base && p + size <= base + bytes) {
+            if (write) it->second.kernel_written = true;
+            return global_access(base, bytes, p, size, write, atomic, pc);
+        }
         if (p + kRedzone >= base && p < base + bytes + kRedzone)
             return report("out-of-bounds access", [&] {
                 return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
@@ -321,7 +324,7 @@ void memcheck_begin_launch() {
 
 void trace_interval_end(const std::string& when) {
     const LaunchState& L = *current_launch();
-    if (!g_trace.on || L.block_serial != g_trace.block) return;
+    if (!g_trace.on || L.block_linear != g_trace.block) return;
     for (const auto& a : g_shared) {
         if (a.name != g_trace.array || a.format == nullptr) continue;
         // Rows of the last dimension, each cut to the first `elements` values.
@@ -393,6 +396,11 @@ void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
+// A fence written as __atomic_thread_fence / std::atomic_thread_fence (the
+// shim's __threadfence is a runtime call): one OS thread runs every block, so
+// memory is coherent and a fence has nothing to do.
+void __tsan_atomic_thread_fence(int) {}
+void __tsan_atomic_signal_fence(int) {}
 SIMT_HOOK(read, 1, false)
 SIMT_HOOK(read, 2, false)
 SIMT_HOOK(read, 4, false)

@@ -8,6 +8,8 @@
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -31,6 +33,66 @@ namespace {
 std::map<const unsigned char*, detail::Allocation> g_allocations;
 thread_local cudaError_t g_last_error = cudaSuccess;
 std::vector<Finding> g_findings;
+
+// Launches and blocks run since the process started (the harness's proof
+// that a lab function used the GPU).
+unsigned long long g_launch_count = 0, g_block_count = 0;
+
+// The order blocks start in: a permutation drawn per launch from a seed, the
+// reverse of launch order, or launch order. SIMT_BLOCK_ORDER (a seed, "reverse"
+// or "launch") chooses it; the default is a fixed seed, so runs repeat.
+constexpr unsigned long long kDefaultSeed = 1;
+struct BlockOrder {
+    enum Kind { Seeded, Reverse, Launch } kind = Seeded;
+    unsigned long long seed = kDefaultSeed;
+};
+BlockOrder parse_order(const char* spec, bool* ok) {
+    BlockOrder order;
+    *ok = true;
+    const std::string s = spec ? spec : "";
+    if (s.empty() || s == "default") return order;
+    if (s == "reverse") order.kind = BlockOrder::Reverse;
+    else if (s == "launch") order.kind = BlockOrder::Launch;
+    else {
+        char* end = nullptr;
+        order.seed = std::strtoull(s.c_str(), &end, 10);
+        *ok = end && *end == '\0' && s.find_first_not_of("0123456789") == std::string::npos;
+    }
+    return order;
+}
+BlockOrder& block_order_setting() {
+    static BlockOrder order = [] {
+        bool ok = true;
+        BlockOrder o = parse_order(std::getenv("SIMT_BLOCK_ORDER"), &ok);
+        if (!ok) {
+            std::fprintf(stderr, "simt: SIMT_BLOCK_ORDER must be a seed (digits), reverse or launch\n");
+            std::exit(2);
+        }
+        return o;
+    }();
+    return order;
+}
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Linear block numbers (x fastest) in the order they start.
+std::vector<unsigned> start_order(unsigned long long total, unsigned long long launch) {
+    std::vector<unsigned> order(total);
+    for (unsigned i = 0; i < total; ++i) order[i] = i;
+    const BlockOrder& how = block_order_setting();
+    if (how.kind == BlockOrder::Reverse) std::reverse(order.begin(), order.end());
+    else if (how.kind == BlockOrder::Seeded) {
+        // Each launch its own permutation, the same in every run with the seed.
+        std::uint64_t state = how.seed * 0x2545f4914f6cdd1dull + launch;
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix64(state) % i]);
+    }
+    return order;
+}
 
 cudaError_t fail(cudaError_t err) {
     g_last_error = err;
@@ -238,6 +300,8 @@ void syncthreads(const char* file, int line) {
 
 void* dynamic_shared() { return g_dynamic_shared.data(); }
 
+void threadfence() {}  // a call the compiler cannot move memory accesses across
+
 unsigned lane_id() { return static_cast<unsigned>(g_lane - g_lanes) % 32; }
 
 const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line) {
@@ -278,18 +342,19 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_lanes = lanes.data();
     detail::memcheck_begin_launch();
     detail::divergence_begin_launch(static_cast<unsigned>(threads));
-    for (unsigned bz = 0; bz < grid.z; ++bz)
-        for (unsigned by = 0; by < grid.y; ++by)
-            for (unsigned bx = 0; bx < grid.x; ++bx) {
-                launch.block_idx = {bx, by, bz};
-                unsigned t = 0;
-                for (unsigned z = 0; z < block.z; ++z)
-                    for (unsigned y = 0; y < block.y; ++y)
-                        for (unsigned x = 0; x < block.x; ++x)
-                            lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
-                run_block(lanes, stacks, body, closure, launch);
-                ++launch.block_serial;
-            }
+    const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+    for (const unsigned linear : start_order(blocks, g_launch_count++)) {
+        const unsigned bx = linear % grid.x, by = linear / grid.x % grid.y, bz = linear / grid.x / grid.y;
+        launch.block_idx = {bx, by, bz};
+        launch.block_linear = linear;
+        unsigned t = 0;
+        for (unsigned z = 0; z < block.z; ++z)
+            for (unsigned y = 0; y < block.y; ++y)
+                for (unsigned x = 0; x < block.x; ++x) lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
+        run_block(lanes, stacks, body, closure, launch);
+        ++launch.block_serial;
+        ++g_block_count;
+    }
     detail::divergence_end_launch();
     detail::memcheck_end_launch();
     g_interval_counter = launch.interval;
@@ -354,6 +419,27 @@ std::vector<Finding> take_findings() {
 
 std::string format(const Finding& f) { return f.check + " in kernel " + f.kernel + ": " + f.message; }
 
+LaunchCount launches_so_far() { return {g_launch_count, g_block_count}; }
+
+bool written_by_kernel(const void* device_ptr) {
+    const auto it = g_allocations.find(static_cast<const unsigned char*>(device_ptr));
+    return it != g_allocations.end() && it->second.kernel_written;
+}
+
+bool set_block_order(const std::string& spec) {
+    bool ok = true;
+    const BlockOrder order = parse_order(spec.c_str(), &ok);
+    if (ok) block_order_setting() = order;
+    return ok;
+}
+
+std::string block_order() {
+    const BlockOrder& o = block_order_setting();
+    if (o.kind == BlockOrder::Reverse) return "blocks in reverse launch order";
+    if (o.kind == BlockOrder::Launch) return "blocks in launch order";
+    return "blocks in a seeded random order, seed " + std::to_string(o.seed) + (o.seed == kDefaultSeed ? ", the default" : "");
+}
+
 MemoryUsage memory_in_use() {
     MemoryUsage u;
     for (const auto& entry : g_allocations) u.bytes += entry.second.bytes;
@@ -415,6 +501,17 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
     }
     if (!ok) return fail(cudaErrorInvalidValue);
     std::memmove(dst, src, bytes);
+    // Where a device allocation's data came from: a kernel, or the host.
+    if (const auto d = simt::g_allocations.upper_bound(static_cast<const unsigned char*>(dst));
+        dst_dev && d != simt::g_allocations.begin()) {
+        const auto& to = std::prev(d)->second;
+        bool from_kernel = false;
+        if (src_dev) {
+            const auto from = std::prev(simt::g_allocations.upper_bound(static_cast<const unsigned char*>(src)));
+            from_kernel = from->second.kernel_written;
+        }
+        to.kernel_written = from_kernel;
+    }
     return cudaSuccess;
 }
 

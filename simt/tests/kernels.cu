@@ -232,3 +232,14 @@ void launch_writes_host(int* host_out) { writes_host<<<1, 8>>>(host_out); }
 // __attribute__((__noinline__)) itself (libstdc++'s <memory>): both compile.
 __device__ __noinline__ int twice(int x) { return 2 * x; }
 #include <memory>
+
+// Block order: each block takes a ticket as it starts and files its blockIdx
+// under it, so order[k] is the k-th block to start.
+__global__ void start_order(unsigned* order, unsigned* tickets) {
+    if (threadIdx.x == 0) order[atomicAdd(tickets, 1u)] = blockIdx.x + gridDim.x * blockIdx.y;
+}
+
+cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid) {
+    start_order<<<grid, 32>>>(d_order, d_tickets);
+    return cudaGetLastError();
+}

@@ -13,3 +13,4 @@ void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned
 void launch_divergence_kernels(const float* in, float* out, unsigned which, unsigned blocks);
 void launch_warp_kernels(int* out, unsigned* counters, unsigned which);
 void launch_writes_host(int* host_out);
+cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid);

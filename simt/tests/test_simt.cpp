@@ -96,7 +96,10 @@ TEST_CASE("blocks get private shared memory and barriers order their threads") {
 TEST_CASE("barrier divergence: a thread exits while others wait (the HSH loop)") {
     DeviceArray<int> d_out(4 * 64);
     simt::take_findings();
+    // A finding names the first block that showed it: in launch order, block 0.
+    REQUIRE(simt::set_block_order("launch"));
     REQUIRE(launch_exit_early(d_out.ptr, 4) == cudaSuccess);
+    REQUIRE(simt::set_block_order("default"));
     const auto findings = simt::take_findings();
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "barrier divergence");
@@ -401,4 +404,83 @@ TEST_CASE("a kernel touching host memory is reported") {
           "kernel access to host memory in kernel writes_host: block (0,0,0): thread 0 wrote 4 bytes at "
           "kernels.cu:227 outside every device allocation and shared array: a host pointer passed to the kernel? "
           "(pass pointers from cudaMalloc; a GPU stops with an illegal address here); launched at kernels.cu:229");
+}
+
+namespace {
+
+// The blocks' linear numbers in the order they started, for one launch.
+std::vector<unsigned> started(dim3 grid) {
+    const unsigned blocks = grid.x * grid.y;
+    DeviceArray<unsigned> d_order(blocks), d_tickets(1);
+    REQUIRE(cudaMemset(d_tickets.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(launch_start_order(d_order.ptr, d_tickets.ptr, grid) == cudaSuccess);
+    return download(d_order.ptr, blocks);
+}
+
+}  // namespace
+
+TEST_CASE("block order: seeded permutations by default, reverse and launch order on request") {
+    simt::take_findings();
+    std::vector<unsigned> identity(24);
+    std::iota(identity.begin(), identity.end(), 0u);
+    const dim3 grid(6, 4);
+
+    REQUIRE(simt::set_block_order("launch"));
+    CHECK(started(grid) == identity);
+    CHECK(simt::block_order() == "blocks in launch order");
+
+    REQUIRE(simt::set_block_order("reverse"));
+    CHECK(started(grid) == std::vector<unsigned>(identity.rbegin(), identity.rend()));
+    CHECK(simt::block_order() == "blocks in reverse launch order");
+
+    // The default: every block once, not in launch order, another
+    // permutation for the next launch, and the same ones again in a run
+    // with the same seed.
+    REQUIRE(simt::set_block_order("default"));
+    CHECK(simt::block_order() == "blocks in a seeded random order, seed 1, the default");
+    const std::vector<unsigned> first = started(grid), second = started(grid);
+    std::vector<unsigned> sorted = first;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted == identity);
+    CHECK(first != identity);
+    CHECK(first != std::vector<unsigned>(identity.rbegin(), identity.rend()));
+    CHECK(second != first);
+    REQUIRE(simt::set_block_order("7"));
+    CHECK(simt::block_order() == "blocks in a seeded random order, seed 7");
+    const std::vector<unsigned> other_seed = started(grid);
+    CHECK(other_seed != first);
+    CHECK(other_seed != second);
+
+    CHECK_FALSE(simt::set_block_order("sideways"));
+    CHECK_FALSE(simt::set_block_order("12x"));
+    CHECK(simt::block_order() == "blocks in a seeded random order, seed 7");  // unchanged by a bad one
+    REQUIRE(simt::set_block_order("default"));
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("launch counts and where an allocation's data came from") {
+    DeviceArray<int> d_out(4 * 64);
+    const simt::LaunchCount before = simt::launches_so_far();
+    const std::vector<int> zeros(4 * 64, 0);
+    REQUIRE(cudaMemcpy(d_out.ptr, zeros.data(), zeros.size() * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_FALSE(simt::written_by_kernel(d_out.ptr));  // from the host
+    const simt::LaunchCount none = simt::launches_so_far();
+    CHECK(none.launches == before.launches);
+
+    DeviceArray<int> d_in(4 * 64);
+    REQUIRE(cudaMemcpy(d_in.ptr, zeros.data(), zeros.size() * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(launch_reverse(d_in.ptr, d_out.ptr, 4, 64) == cudaSuccess);
+    const simt::LaunchCount after = simt::launches_so_far();
+    CHECK(after.launches == before.launches + 1);
+    CHECK(after.blocks == before.blocks + 4);
+    CHECK(simt::written_by_kernel(d_out.ptr));
+    CHECK_FALSE(simt::written_by_kernel(d_in.ptr));  // only read
+
+    // A device-to-device copy carries the origin; a copy from the host replaces it.
+    DeviceArray<int> d_copy(4 * 64);
+    REQUIRE(cudaMemcpy(d_copy.ptr, d_out.ptr, 4 * 64 * sizeof(int), cudaMemcpyDeviceToDevice) == cudaSuccess);
+    CHECK(simt::written_by_kernel(d_copy.ptr));
+    REQUIRE(cudaMemcpy(d_out.ptr, zeros.data(), sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_FALSE(simt::written_by_kernel(d_out.ptr));
+    CHECK(simt::take_findings().empty());
 }

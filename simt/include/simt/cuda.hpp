@@ -152,10 +152,24 @@ void* dynamic_shared();
 #define gridDim (::simt::grid_dim())
 #define warpSize 32
 #define __syncthreads() ::simt::syncthreads(__FILE__, __LINE__)
-// One OS thread runs a block's fibers, so memory is always coherent; the
-// fences only keep the compiler from moving accesses across them.
-#define __threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define __threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+// One OS thread runs every block's fibers, so memory is always coherent: a
+// fence is a call into the runtime, which keeps the compiler from moving
+// accesses across it. (Not __atomic_thread_fence: under -fsanitize=thread GCC
+// turns that into __tsan_atomic_thread_fence, which memcheck.cpp defines too,
+// for code that writes it directly.)
+namespace simt {
+void threadfence();
+}
+#define __threadfence() ::simt::threadfence()
+#define __threadfence_block() ::simt::threadfence()
+#define __threadfence_system() ::simt::threadfence()
+
+// Read-only loads through the texture path: a plain load here (instrumented,
+// so the memory checks see it).
+template <typename T>
+inline T __ldg(const T* address) {
+    return *address;
+}
 
 // ---- warp functions ---------------------------------------------------------
 namespace simt {
@@ -249,6 +263,22 @@ int atomicMax(int* address, int value);
 unsigned atomicMax(unsigned* address, unsigned value);
 int atomicMin(int* address, int value);
 unsigned atomicMin(unsigned* address, unsigned value);
+unsigned long long atomicExch(unsigned long long* address, unsigned long long value);
+long long atomicMax(long long* address, long long value);
+unsigned long long atomicMax(unsigned long long* address, unsigned long long value);
+long long atomicMin(long long* address, long long value);
+unsigned long long atomicMin(unsigned long long* address, unsigned long long value);
+int atomicAnd(int* address, int value);
+unsigned atomicAnd(unsigned* address, unsigned value);
+unsigned long long atomicAnd(unsigned long long* address, unsigned long long value);
+int atomicOr(int* address, int value);
+unsigned atomicOr(unsigned* address, unsigned value);
+unsigned long long atomicOr(unsigned long long* address, unsigned long long value);
+int atomicXor(int* address, int value);
+unsigned atomicXor(unsigned* address, unsigned value);
+unsigned long long atomicXor(unsigned long long* address, unsigned long long value);
+unsigned atomicInc(unsigned* address, unsigned limit);  // ((old >= limit) ? 0 : old + 1)
+unsigned atomicDec(unsigned* address, unsigned limit);  // ((old == 0 || old > limit) ? limit : old - 1)
 int atomicCAS(int* address, int compare, int value);
 unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
 unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long value);

@@ -50,6 +50,24 @@ void set_trace(const std::string& array, unsigned block, std::size_t elements);
 void clear_trace();
 std::string take_trace();  // what was recorded since the last call
 
+// Kernel launches and the blocks they ran since the process started.
+struct LaunchCount {
+    unsigned long long launches = 0, blocks = 0;
+};
+LaunchCount launches_so_far();
+
+// Whether the data in the device allocation at `device_ptr` came from a
+// kernel: a kernel wrote into it (or a device-to-device copy brought it from
+// one a kernel wrote), and no copy from the host replaced it since.
+bool written_by_kernel(const void* device_ptr);
+
+// The order a launch's blocks start in: a seed (digits: a permutation per
+// launch drawn from it), "reverse" (last block first), "launch" (block 0
+// first) or "default" (seed 1). The environment variable SIMT_BLOCK_ORDER
+// sets it at start-up. False for anything else.
+bool set_block_order(const std::string& spec);
+std::string block_order();  // for a person: "blocks in a seeded random order, seed 1, the default"
+
 struct MemoryUsage {
     std::size_t bytes = 0;
     std::size_t allocations = 0;
