@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -182,6 +184,8 @@ struct Run {
     std::string problem;
     std::string output;  // what the process printed (kept to the limit), for tools whose reports are read
     harness::Observation seen;
+    // The emulator's second run with the blocks in reverse order (--reversed-too), when it made one.
+    std::shared_ptr<harness::Observation> reversed;
 };
 
 void write_input(const std::string& path, const std::vector<float>& values) {
@@ -236,10 +240,16 @@ Run run_runner(const Context& ctx, const Slot& slot, const std::string& scratch,
         r.problem = run_problem(o);
     } else {
         r = read_run(out, input.size());
+        if (r.ok && fs::exists(out + ".reversed")) {
+            Run second = read_run(out + ".reversed", input.size());
+            if (!second.ok) r = second;
+            else r.reversed = std::make_shared<harness::Observation>(std::move(second.seen));
+        }
     }
     r.output = o.output;
     fs::remove(in);
     fs::remove(out);
+    fs::remove(out + ".reversed");
     return r;
 }
 
@@ -274,6 +284,8 @@ struct LabState {
     std::vector<Unit> units;
     std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
     std::atomic<unsigned> emu_timeouts{0};
+    std::mutex mutex;         // guards block_order, set by the emulator's runs
+    std::string block_order;  // the emulator's default block order, for the feedback
     std::string gpu_hung;  // the GPU run that timed out, when one did: the lab's later GPU work is skipped
     double gate = 0;       // correctness fraction
     std::vector<std::pair<std::string, std::string>> sanitizer_findings;  // category, finding
@@ -315,19 +327,26 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
         v.feedback = "FAIL  " + unit.what + on + ": " + r.problem + "\n";
         return v;
     }
-    for (const auto& f : r.seen.findings) v.findings.push_back({category_of(f), f});
-    if (r.seen.leaked_bytes)
-        v.findings.push_back({"leak", std::to_string(r.seen.leaked_bytes) + " bytes in " +
-                                          std::to_string(r.seen.leaked_allocations) + " allocation(s) still live after " +
-                                          unit.function + " returned (cudaFree every temporary)"});
-    std::string why;
-    for (const auto& c : harness::judge(unit.input, r.seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
-        if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
-            why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
-    for (const auto& f : r.seen.findings)
-        if (undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
-    if (!why.empty()) v.feedback = "FAIL  " + unit.what + on + "\n" + first_lines(why, 24);
-    else v.passed = true;
+    // The run in the emulator's default block order, then (when it made one)
+    // the run with the blocks reversed: both must be right.
+    const auto judge_one = [&](const harness::Observation& seen, const std::string& order) {
+        for (const auto& f : seen.findings) v.findings.push_back({category_of(f), f});
+        if (seen.leaked_bytes)
+            v.findings.push_back({"leak", std::to_string(seen.leaked_bytes) + " bytes in " +
+                                              std::to_string(seen.leaked_allocations) + " allocation(s) still live after " +
+                                              unit.function + " returned (cudaFree every temporary)"});
+        std::string why;
+        for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
+            if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
+                why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
+        for (const auto& f : seen.findings)
+            if (undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
+        if (!why.empty())
+            v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
+        return why.empty();
+    };
+    v.passed = judge_one(r.seen, r.reversed ? r.seen.block_order : "") &&
+               (!r.reversed || judge_one(*r.reversed, r.reversed->block_order + ": a GPU may run blocks in any order"));
     return v;
 }
 
@@ -373,7 +392,11 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
             Token token(ctx.cpu);
             r = run_runner(ctx, slot, emu->scratch() + "/" + state.lab->suite,
                            "u" + std::to_string(&unit - state.units.data()), {emu->runner(*state.lab)}, unit.function,
-                           unit.input, run_timeout(ctx, "emu", unit.input.size()), true);
+                           unit.input, 2 * run_timeout(ctx, "emu", unit.input.size()), true, {"--reversed-too"});
+        }
+        if (r.ok && !r.seen.block_order.empty()) {
+            std::lock_guard<std::mutex> lock(state.mutex);
+            state.block_order = r.seen.block_order;
         }
         state.emu_timeouts += r.timed_out;
         unit.on[b] = judge_run(unit, on, r);
@@ -677,6 +700,10 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
             text += fn.name + ": not scored: wrong or no outputs on " + datasets::describe(spec) + "\n";
             continue;
         }
+        if (mine.seen.divergence.empty()) {  // an efficiency of no warp at all is no efficiency
+            text += fn.name + ": not scored: no warp ran on " + datasets::describe(spec) + "\n";
+            continue;
+        }
         const double got = harness::simt_efficiency(mine.seen.divergence);
         const double part = std::clamp((got - (target - ctx.rubric.divergence_zero_below)) /
                                            (ctx.rubric.divergence_zero_below - ctx.rubric.divergence_full_within),
@@ -871,6 +898,8 @@ void score_correctness(const Context& ctx, LabState& state) {
                 hidden_group = u.hidden;
                 text += u.feedback;
             }
+        if (!state.block_order.empty())
+            text = "emulator: " + state.block_order + "; again in reverse order where a launch ran more than one block\n" + text;
         const double unit = scored ? w.correctness / static_cast<double>(scored) : 0;
         TestResult t = make_test(lab.id, lab, "correctness",
                                  "correctness: " + cls + (lab.functions.size() > 1 ? ", " + function : ""),

@@ -55,6 +55,21 @@ std::vector<LaunchDivergence> take_divergence();
 bool trace_shared(const std::string& array, unsigned block, std::size_t elements);
 std::string take_shared_trace();
 
+// The kernel launches and blocks run since the process started, where the
+// backend counts them (-1 each where it does not).
+struct Work {
+    long long launches = -1, blocks = -1;
+};
+Work work_so_far();
+// Whether the data at the start of device allocation `p` came from a kernel
+// (1), from the host (0), or unknown (-1).
+int written_by_kernel(const float* p);
+// The order blocks start in, for a person ("" where the backend does not choose it),
+// and choosing it (the emulator's: a seed, "reverse", "launch" or "default";
+// false for anything else, and always on a GPU, whose hardware decides).
+std::string block_order();
+bool set_block_order(const std::string& spec);
+
 // Device memory allocated through the runtime's allocation calls and not yet
 // freed, counted by the harness (every cudaMalloc-family call of the process,
 // the lab's included, goes through it).

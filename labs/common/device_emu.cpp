@@ -43,6 +43,16 @@ bool trace_shared(const std::string& array, unsigned block, std::size_t elements
 
 std::string take_shared_trace() { return simt::take_trace(); }
 
+Work work_so_far() {
+    const simt::LaunchCount c = simt::launches_so_far();
+    return {static_cast<long long>(c.launches), static_cast<long long>(c.blocks)};
+}
+
+int written_by_kernel(const float* p) { return simt::written_by_kernel(p) ? 1 : 0; }
+
+std::string block_order() { return simt::block_order(); }
+bool set_block_order(const std::string& spec) { return simt::set_block_order(spec); }
+
 Usage in_use() {
     const simt::MemoryUsage m = simt::memory_in_use();
     return {m.bytes, m.allocations};

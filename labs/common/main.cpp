@@ -31,6 +31,10 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --trace NAME[@B] print the __shared__ array NAME of block B (default 0) at
                    every barrier: its first elements, as many as --input has
                    values, else 16 (emulator backend only)
+  --block-order O  the order blocks start in on the emulator: a seed (a
+                   permutation per launch drawn from it; default 1), reverse
+                   or launch; a GPU promises no order, so a right scan is
+                   right in every one
 )";
 
 // "4 6 7,1" -> {4, 6, 7, 1}; false on anything that is not a number.
@@ -52,13 +56,14 @@ bool parse_values(const std::string& text, std::vector<float>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string manifest = harness::kLab.manifest, cls, input, trace;
+    std::string manifest = harness::kLab.manifest, cls, input, trace, block_order;
     bool have_input = false;
     bool list = false, divergence = false;
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace") && i + 1 >= argc) {
+        if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order") &&
+            i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
         }
@@ -70,6 +75,7 @@ int main(int argc, char** argv) {
             input = argv[++i];
             have_input = true;
         } else if (arg == "--trace") trace = argv[++i];
+        else if (arg == "--block-order") block_order = argv[++i];
         else {
             if (arg == "--help" || arg == "-h" || arg == "-?") std::fputs(kHelp, stdout);
             rest.push_back(argv[i]);
@@ -112,6 +118,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;
     }
+    if (!block_order.empty() && !device::set_block_order(block_order)) {
+        std::fprintf(stderr, "--block-order: expected a seed (digits), reverse or launch, on the emulator; got '%s'\n",
+                     block_order.c_str());
+        return kUsage;
+    }
     std::vector<float> values;
     if (have_input && !parse_values(input, values)) {
         std::fprintf(stderr, "--input: not a list of numbers: '%s'\n", input.c_str());
@@ -137,6 +148,8 @@ int main(int argc, char** argv) {
         std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",
                     cls.c_str(), manifest.c_str(), dev.description.c_str());
     harness::select(std::move(entries));
+    if (const std::string order = device::block_order(); !order.empty())
+        std::printf("%s (--block-order changes it)\n", order.c_str());
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());
     return context.run();

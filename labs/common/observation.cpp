@@ -69,6 +69,16 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
                           std::to_string(seen.leaked_allocations) + " allocation(s) still live after " + function +
                           " returned; cudaFree every temporary"});
 
+    if (n > 0 && seen.launches == 0)
+        checks.push_back({"ran_on_gpu", false, function + " launched no kernel: the scan must run on the GPU"});
+    else if (n > 0 && seen.output_from_kernel == 0)
+        checks.push_back({"ran_on_gpu", false,
+                          function + "'s kernels never wrote the output (" +
+                              (seen.launches > 0 ? std::to_string(seen.launches) + " launch(es), " +
+                                                       std::to_string(seen.blocks) + " block(s)"
+                                                 : std::string("launches not counted")) +
+                              "; the values came from the host): the scan must run on the GPU"});
+
     const std::vector<float> out(seen.out.begin(), seen.out.begin() + static_cast<std::ptrdiff_t>(n));
     const compare::Result r = compare::compare(input, out, spec, exact);
     checks.push_back({"outputs_match", r.ok(), r.report});
@@ -80,8 +90,9 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
 // rejected with a reason rather than read out of bounds.
 namespace {
 
-// The last byte is the format's version: 3 added the divergence maps' cells.
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '3'};
+// The last byte is the format's version: 3 added the divergence maps' cells,
+// 4 the launch counts, the output's origin and the block order.
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '4'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -160,6 +171,10 @@ void write_observation(const std::string& path, const Observation& seen) {
         }
         w.str(d.report);
     }
+    w.u64(static_cast<std::uint64_t>(seen.launches));
+    w.u64(static_cast<std::uint64_t>(seen.blocks));
+    w.u64(static_cast<std::uint64_t>(static_cast<long long>(seen.output_from_kernel)));
+    w.str(seen.block_order);
     std::ofstream file(path, std::ios::binary);
     file.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
     if (!file.flush()) throw std::runtime_error("cannot write " + path);
@@ -202,6 +217,13 @@ Observation read_observation(const std::string& path) {
         d.report = r.str();
         seen.divergence.push_back(std::move(d));
     }
+    seen.launches = static_cast<long long>(r.u64());
+    seen.blocks = static_cast<long long>(r.u64());
+    const auto origin = static_cast<long long>(r.u64());
+    if (seen.launches < -1 || seen.blocks < -1 || origin < -1 || origin > 1)
+        throw std::runtime_error("the result file's launch counts are malformed");
+    seen.output_from_kernel = static_cast<int>(origin);
+    seen.block_order = r.str();
     if (r.at != r.bytes.size()) throw std::runtime_error("the result file has trailing bytes");
     return seen;
 }

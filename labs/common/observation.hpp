@@ -48,6 +48,13 @@ struct Observation {
     std::string error;                  // a device error, if the run hit one
     bool sticky = false;                // ... that leaves the device unusable
     std::vector<KernelDivergence> divergence;  // per launch, when traced
+    // The GPU work the call did, where the backend counts it (-1: unknown):
+    // kernel launches, the blocks they ran, and whether the output's data
+    // came from a kernel (1) or not (0: never written by one, or replaced by
+    // a copy from the host).
+    long long launches = -1, blocks = -1;
+    int output_from_kernel = -1;
+    std::string block_order;  // the emulator's block order, for a person; empty elsewhere
 };
 
 // The input as uploaded: n values then kGuard guard elements.
@@ -55,7 +62,8 @@ std::vector<float> guarded(std::vector<float> in);
 
 struct Check {
     std::string rule;  // outputs_match, input_unchanged, nothing_written_past_n,
-                       // temporaries_freed, backend_checks_clean, no_device_error
+                       // temporaries_freed, backend_checks_clean, no_device_error,
+                       // ran_on_gpu (a kernel launched and wrote the output)
     bool ok = true;
     std::string message;  // why it failed, for a person
 };

@@ -35,8 +35,15 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
         device::upload(buf.out, seen.out.data(), in.size());
         const device::Usage before = device::in_use();
         device::take_findings();  // only what this call causes counts
+        const device::Work work_before = device::work_so_far();
         fn.run(buf.in, buf.out, seen.n);
         device::check_after(fn.name.c_str());
+        if (const device::Work work = device::work_so_far(); work.launches >= 0) {
+            seen.launches = work.launches - work_before.launches;
+            seen.blocks = work.blocks - work_before.blocks;
+        }
+        seen.output_from_kernel = device::written_by_kernel(buf.out);
+        seen.block_order = device::block_order();
         for (const auto& f : device::take_findings()) seen.findings.push_back(f);
         const device::Usage after = device::in_use();
         if (after.bytes > before.bytes) {

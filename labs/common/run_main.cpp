@@ -3,8 +3,14 @@
 // the grader reads it. It judges nothing and prints nothing the grader
 // trusts: the grader compares the outputs with answers it computed itself.
 //
-//   labNN-run --function NAME --input FILE --output FILE [--divergence]
-//   labNN-run --plan FILE [--divergence]
+//   labNN-run --function NAME --input FILE --output FILE [--divergence] [--block-order O] [--reversed-too]
+//   labNN-run --plan FILE [--divergence] [--block-order O] [--reversed-too]
+//
+// --block-order: the emulator's order of blocks (a seed, reverse, launch).
+// --reversed-too: after a run whose launches had more than one block, the
+// emulator runs the function again with the blocks in reverse order and
+// writes that observation to OUTPUT.reversed, so a scan that is right only
+// in one order fails.
 //
 // --input: n float32 values, little-endian, nothing else. --plan: one run per
 // line, FUNCTION<tab>INPUT<tab>OUTPUT, run in order in this one process (on a
@@ -29,8 +35,8 @@ namespace {
 
 int usage(const std::string& why) {
     std::fprintf(stderr,
-                 "%s\nusage: labNN-run --function NAME --input FILE --output FILE [--divergence]\n"
-                 "       labNN-run --plan FILE [--divergence]\n",
+                 "%s\nusage: labNN-run --function NAME --input FILE --output FILE [--divergence] [--block-order O] [--reversed-too]\n"
+                 "       labNN-run --plan FILE [--divergence] [--block-order O] [--reversed-too]\n",
                  why.c_str());
     return 2;
 }
@@ -67,7 +73,8 @@ std::vector<float> read_input(const std::string& path) {
 int main(int argc, char** argv) {
     Run single;
     std::string plan;
-    bool divergence = false;
+    std::string block_order;
+    bool divergence = false, reversed_too = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
@@ -76,6 +83,8 @@ int main(int argc, char** argv) {
         else if (arg == "--input" && has_value) single.input = argv[++i];
         else if (arg == "--output" && has_value) single.output = argv[++i];
         else if (arg == "--plan" && has_value) plan = argv[++i];
+        else if (arg == "--block-order" && has_value) block_order = argv[++i];
+        else if (arg == "--reversed-too") reversed_too = true;
         else return usage("unknown or incomplete option " + arg);
     }
     std::vector<Run> runs;
@@ -107,6 +116,15 @@ int main(int argc, char** argv) {
         return 77;
     }
     if (divergence && !device::trace_divergence(true)) return usage("--divergence needs the emulator backend");
+    if (!block_order.empty() && !device::set_block_order(block_order))
+        return usage("--block-order needs the emulator backend and a seed (digits), reverse or launch");
+    if (reversed_too && device::block_order().empty()) return usage("--reversed-too needs the emulator backend");
+    // Written whole, then renamed: a file the grader finds is complete.
+    const auto write = [](const std::string& path, const harness::Observation& seen) {
+        const std::string partial = path + ".partial";
+        harness::write_observation(partial, seen);
+        if (std::rename(partial.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + partial);
+    };
     for (std::size_t k = 0; k < runs.size(); ++k) {
         std::vector<float> values;
         try {
@@ -116,11 +134,13 @@ int main(int argc, char** argv) {
         }
         const harness::Observation seen = harness::observe(*chosen[k], values);
         try {
-            // Written whole, then renamed: a file the grader finds is complete.
-            const std::string partial = runs[k].output + ".partial";
-            harness::write_observation(partial, seen);
-            if (std::rename(partial.c_str(), runs[k].output.c_str()) != 0)
-                throw std::runtime_error("cannot rename " + partial);
+            // The reversed run first: the main file's presence tells the grader both are there.
+            if (reversed_too && !seen.sticky && seen.blocks > seen.launches) {
+                device::set_block_order("reverse");
+                write(runs[k].output + ".reversed", harness::observe(*chosen[k], values));
+                device::set_block_order(block_order.empty() ? "default" : block_order);
+            }
+            write(runs[k].output, seen);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "%s\n", e.what());
             return 1;

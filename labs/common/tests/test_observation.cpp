@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "compare.hpp"
 #include "observation.hpp"
 
 using namespace harness;
@@ -34,6 +35,10 @@ Observation sample() {
     // Two launches: 2 warps over 2 steps, then 1 warp over 1 step.
     seen.divergence = {{"k", 4, 2, {{{128, 4, 0}, {96, 4, 2}}, {{0, 0, 0}, {64, 4, 1}}}, "k: report\n"},
                        {"k2", 1, 1, {{{32, 1, 0}}}, ""}};
+    seen.launches = 2;
+    seen.blocks = 5;
+    seen.output_from_kernel = 1;
+    seen.block_order = "blocks in reverse launch order";
     return seen;
 }
 
@@ -63,6 +68,59 @@ TEST_CASE("an observation survives the file, its divergence maps cell by cell") 
     // (288 + 32) / (32 x (12 + 1))
     CHECK(simt_efficiency(back.divergence) == doctest::Approx(320.0 / (32.0 * 13)));
     CHECK(simt_efficiency({}) == 1.0);
+    CHECK(back.launches == 2);
+    CHECK(back.blocks == 5);
+    CHECK(back.output_from_kernel == 1);
+    CHECK(back.block_order == "blocks in reverse launch order");
+}
+
+TEST_CASE("unknown launch counts survive the file, and a forged origin is refused") {
+    Observation seen = sample();
+    seen.launches = seen.blocks = -1;
+    seen.output_from_kernel = -1;
+    write_observation(kPath, seen);
+    const Observation back = read_observation(kPath);
+    CHECK(back.launches == -1);
+    CHECK(back.blocks == -1);
+    CHECK(back.output_from_kernel == -1);
+    seen.output_from_kernel = 2;
+    write_observation(kPath, seen);
+    CHECK_THROWS_WITH(read_observation(kPath), "the result file's launch counts are malformed");
+    std::remove(kPath.c_str());
+}
+
+TEST_CASE("a lab function that launched no kernel, or whose kernels never wrote the output, fails ran_on_gpu") {
+    const std::vector<float> input{1, 2, 3};
+    const datasets::ScanSpec inclusive{};
+    Observation seen = sample();
+    seen.in_after = guarded(input);
+    seen.out = guarded({1, 3, 6});
+    for (std::size_t i = 3; i < seen.out.size(); ++i) seen.out[i] = compare::poison();
+    seen.findings.clear();
+    const auto rule = [&](const Observation& o) {
+        for (const auto& c : judge(input, o, inclusive, true, "hierarchical_scan"))
+            if (c.rule == "ran_on_gpu") return c.ok ? std::string("ok") : c.message;
+        return std::string("ok");
+    };
+    CHECK(rule(seen) == "ok");
+    seen.launches = 0;
+    seen.blocks = 0;
+    seen.output_from_kernel = 0;
+    CHECK(rule(seen) == "hierarchical_scan launched no kernel: the scan must run on the GPU");
+    seen.launches = 1;
+    seen.blocks = 1;
+    CHECK(rule(seen) ==
+          "hierarchical_scan's kernels never wrote the output (1 launch(es), 1 block(s); the values came from the "
+          "host): the scan must run on the GPU");
+    seen.launches = seen.blocks = seen.output_from_kernel = -1;  // a GPU: not counted, not judged
+    CHECK(rule(seen) == "ok");
+    // n = 0 is a no-op: nothing needs to run.
+    Observation empty;
+    empty.in_after = guarded({});
+    empty.out.assign(kGuard, compare::poison());
+    empty.launches = 0;
+    empty.output_from_kernel = 0;
+    for (const auto& c : judge({}, empty, inclusive, true, "hierarchical_scan")) CHECK_MESSAGE(c.ok, c.rule);
 }
 
 TEST_CASE("every truncation of the file is refused") {
