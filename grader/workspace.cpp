@@ -34,14 +34,35 @@ void copy_kit(const fs::path& kit, const fs::path& to) {
     }
 }
 
-// The first compiler errors of a build log, with the workspace's paths cut.
+// Whether a build log's line starts or continues a message that names a
+// cause: a compiler's error (ptxas says "fatal"), or the linker's (GNU ld and nvlink name the
+// missing or doubled symbol on lines of their own, before the summary
+// "collect2: error: ld returned 1 exit status" that alone says nothing).
+bool names_a_cause(const std::string& line) {
+    for (const char* mark : {"error", "fatal", "undefined reference", "multiple definition", "in function `", "in function '",
+                             "/ld: ", "ld: cannot find", "relocation truncated", "Undefined reference"})
+        if (line.find(mark) != std::string::npos) return true;
+    return false;
+}
+
+// "W/kit/" -> "W/build/../kit/": how the debug information names a source.
+std::string through_build(const std::string& prefix) {
+    const fs::path p = fs::path(prefix).parent_path();  // W/kit
+    return (p.parent_path() / "build" / ".." / p.filename()).string() + "/";
+}
+
+}  // namespace
+
+// The first compiler and linker errors of a build log, with the workspace's paths cut.
 std::string first_errors(const std::string& log, const std::string& prefix) {
     std::istringstream in(log);
     std::string line, out;
     int kept = 0;
     for (bool in_error = false; std::getline(in, line) && kept < 12;) {
-        for (std::size_t at; (at = line.find(prefix)) != std::string::npos;) line.erase(at, prefix.size());
-        if (line.find("error") != std::string::npos) in_error = true;
+        // The linker names sources through the build folder (build/../kit/labs/...).
+        for (const std::string& cut : {through_build(prefix), prefix})
+            for (std::size_t at; (at = line.find(cut)) != std::string::npos;) line.erase(at, cut.size());
+        if (names_a_cause(line)) in_error = true;
         else if (line.rfind("[", 0) == 0 || line.rfind("ninja:", 0) == 0 || line.rfind("FAILED", 0) == 0) in_error = false;
         if (in_error) {
             out += line + "\n";
@@ -50,6 +71,8 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
     }
     return out.empty() ? log.substr(log.size() > 3000 ? log.size() - 3000 : 0) : out;
 }
+
+namespace {
 
 std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
                                     const std::string& solution) {

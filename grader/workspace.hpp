@@ -51,6 +51,12 @@ private:
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
                             const std::string& target, double timeout_s);
 
+// The first compiler and linker errors of a build log (at most 12 lines), the
+// paths under `prefix` cut: each message that names a cause (file:line:
+// error, undefined reference to, multiple definition of) with the lines
+// that continue it; the log's end when none does.
+std::string first_errors(const std::string& log, const std::string& prefix);
+
 // The source rules a lab file must meet before it is compiled: no #include
 // outside the lab's folder and system headers, no reaching into the emulator,
 // the runner or the linker's wrappers. Returns the first broken rule, or "".
