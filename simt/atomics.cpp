@@ -4,16 +4,28 @@
 // exactly one access per atomic, at the caller's line.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "internal.hpp"
 
 namespace {
 
+// An atomic that leaves the word as it was may be a spin-wait's poll (the
+// scheduler lets other threads and blocks run); one that changes it is
+// progress for whoever polls it.
 template <typename T, typename Op>
 T rmw(T* address, Op op, const void* pc) {
     simt::detail::record_atomic(address, sizeof(T), pc);
     const T old = *address;
-    *address = op(old);
+    const T now = op(old);
+    *address = now;
+    if (std::memcmp(&old, &now, sizeof(T)) != 0) {
+        ++simt::detail::g_progress;
+    } else {
+        unsigned long long bits = 0;
+        std::memcpy(&bits, &old, sizeof(T));
+        simt::detail::poll(address, bits, pc);
+    }
     return old;
 }
 

@@ -77,6 +77,18 @@ void divergence_end_interval(unsigned interval_in_block) {
     for (auto& trace : g_traces) trace.clear();
 }
 
+void divergence_save(std::vector<std::vector<std::uintptr_t>>& into) {
+    if (!g_on) return;
+    into.swap(g_traces);
+    g_traces.assign(into.size(), {});
+}
+
+void divergence_restore(std::vector<std::vector<std::uintptr_t>>& from) {
+    if (!g_on) return;
+    g_traces.swap(from);
+    from.clear();
+}
+
 void divergence_end_launch() {
     if (!g_on) return;
     const LaunchState& launch = *current_launch();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@ struct LaunchState {
     std::uint64_t interval = 0;
     std::uint64_t block_first_interval = 0;
     std::uint64_t launch_first_interval = 0;
+    std::uint64_t interval_high = 0;  // the last number given out
     LaunchReports reports;
 };
 
@@ -51,6 +53,22 @@ std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ 
 // Memory checks, called by the scheduler.
 void memcheck_begin_launch();
 void memcheck_end_launch();
+// A block's shared memory (the bytes of its declared arrays and their
+// checks' shadows) put aside while another block runs, and put back; a
+// block that starts while another is put aside gets fresh shadows.
+struct SavedShared;
+std::shared_ptr<SavedShared> shared_save();
+void shared_restore(std::shared_ptr<SavedShared> saved);
+void shared_fresh();
+
+// Bumped by every write of a kernel to device or shared memory (an atomic
+// only when it changes the value): a spinning block whose resumption finds
+// it unchanged has nothing new to see.
+inline std::uint64_t g_progress = 0;
+// A read that may be a spin-wait's (an atomic that changed nothing, a
+// volatile load): after many in a row of one unchanged word the thread
+// yields (runtime.cpp) so other threads and blocks can run.
+void poll(const void* address, unsigned long long value, const void* pc);
 // An atomic read-modify-write by the running thread (atomics.cpp).
 void record_atomic(const void* addr, std::size_t size, const void* pc);
 
@@ -62,6 +80,9 @@ void trace_interval_end(const std::string& when);
 void divergence_begin_launch(unsigned threads_per_block);
 void divergence_end_interval(unsigned interval_in_block);  // every thread is at a barrier or gone
 void divergence_end_launch();
+// A block's lane traces put aside while another block runs, and put back.
+void divergence_save(std::vector<std::vector<std::uintptr_t>>& into);
+void divergence_restore(std::vector<std::vector<std::uintptr_t>>& from);
 
 // Device allocations: [base, base + bytes), with a guard zone on each side.
 struct Allocation {

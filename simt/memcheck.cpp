@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -58,6 +59,7 @@ struct Word {
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
     bool r_many_blocks = false;
     bool w_atomic = false;  // the last write was an atomic read-modify-write
+    bool r_atomic = false;  // every read recorded in r_interval was atomic
 };
 
 struct SharedArray {
@@ -138,7 +140,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
         });
-    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread)) {
+    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread) && !(atomic && w.r_atomic)) {
         const bool first_is_me = w.r_thread == thread && w.r_block == block;
         const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
@@ -162,14 +164,19 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.r_thread = thread;
         w.r_pc = pc;
         w.r_thread2 = kNone;
-    } else if (w.r_thread != thread && w.r_thread2 == kNone) {
-        w.r_thread2 = thread;
-        w.r_pc2 = pc;
+        w.r_atomic = atomic;
+    } else {
+        w.r_atomic = w.r_atomic && atomic;
+        if (w.r_thread != thread && w.r_thread2 == kNone) {
+            w.r_thread2 = thread;
+            w.r_pc2 = pc;
+        }
     }
 }
 
 void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, bool write, bool atomic, const void* pc) {
     LaunchState& L = *current_launch();
+    if (write && !atomic) ++g_progress;
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - a.base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
@@ -187,6 +194,7 @@ void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, boo
 void global_access(const unsigned char* base, std::size_t bytes, const unsigned char* p, std::size_t size,
                    bool write, bool atomic, const void* pc) {
     LaunchState& L = *current_launch();
+    if (write && !atomic) ++g_progress;
     GlobalShadow& g = g_global[base];
     if (g.bytes != bytes || !g.words) {
         g.bytes = bytes;
@@ -269,7 +277,11 @@ bool is_program_memory(const unsigned char* p) {
     return false;
 }
 
-void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false) {
+// `is_volatile`: a volatile access, which on device memory is checked as an
+// atomic one (volatile flags and data, with fences, are how blocks have long
+// talked to each other); on shared memory as a plain one.
+void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
+               bool is_volatile = false) {
     if (!in_kernel()) return;  // the lab's host code
     const auto* p = static_cast<const unsigned char*>(addr);
     for (auto& a : g_shared)
@@ -283,7 +295,8 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         const std::size_t bytes = it->second.bytes;
         if (p >= base && p + size <= base + bytes) {
             if (write) it->second.kernel_written = true;
-            return global_access(base, bytes, p, size, write, atomic, pc);
+            if (write && is_volatile) ++g_progress;
+            return global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
         }
         if (p + kRedzone >= base && p < base + bytes + kRedzone)
             return report("out-of-bounds access", [&] {
@@ -308,6 +321,14 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
                    " outside every device allocation and shared array: a host pointer passed to the kernel? (pass "
                    "pointers from cudaMalloc; a GPU stops with an illegal address here)";
         });
+}
+
+void volatile_read(const void* addr, std::size_t size, const void* pc) {
+    on_access(addr, size, false, pc, false, true);
+    if (!in_kernel()) return;
+    unsigned long long value = 0;
+    std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
+    poll(addr, value, pc);
 }
 
 }  // namespace
@@ -342,6 +363,27 @@ void trace_interval_end(const std::string& when) {
         }
     }
 }
+
+struct SavedShared {
+    std::vector<SharedArray> arrays;
+    std::vector<std::vector<unsigned char>> bytes;
+};
+
+std::shared_ptr<SavedShared> shared_save() {
+    auto saved = std::make_shared<SavedShared>();
+    for (const auto& a : g_shared) saved->bytes.emplace_back(a.base, a.base + a.bytes);
+    saved->arrays = std::move(g_shared);
+    g_shared.clear();
+    return saved;
+}
+
+void shared_restore(std::shared_ptr<SavedShared> saved) {
+    g_shared = std::move(saved->arrays);
+    for (std::size_t i = 0; i < g_shared.size(); ++i)
+        std::memcpy(const_cast<unsigned char*>(g_shared[i].base), saved->bytes[i].data(), saved->bytes[i].size());
+}
+
+void shared_fresh() { memcheck_begin_launch(); }
 
 void memcheck_end_launch() {
     g_shared.clear();
@@ -411,6 +453,26 @@ SIMT_HOOK(write, 2, true)
 SIMT_HOOK(write, 4, true)
 SIMT_HOOK(write, 8, true)
 SIMT_HOOK(write, 16, true)
+// Volatile accesses (the kernel file is compiled with
+// --param=tsan-distinguish-volatile=1): checked like any other, and a
+// volatile load may be a spin-wait's poll.
+#define SIMT_VOLATILE_HOOK(n)                                                                     \
+    void __tsan_volatile_read##n(void* a) { simt::detail::volatile_read(a, n, __builtin_return_address(0)); } \
+    void __tsan_unaligned_volatile_read##n(void* a) {                                             \
+        simt::detail::volatile_read(a, n, __builtin_return_address(0));                           \
+    }                                                                                             \
+    void __tsan_volatile_write##n(void* a) {                                                      \
+        simt::detail::on_access(a, n, true, __builtin_return_address(0), false, true);            \
+    }                                                                                             \
+    void __tsan_unaligned_volatile_write##n(void* a) {                                            \
+        simt::detail::on_access(a, n, true, __builtin_return_address(0), false, true);            \
+    }
+SIMT_VOLATILE_HOOK(1)
+SIMT_VOLATILE_HOOK(2)
+SIMT_VOLATILE_HOOK(4)
+SIMT_VOLATILE_HOOK(8)
+SIMT_VOLATILE_HOOK(16)
+#undef SIMT_VOLATILE_HOOK
 void __tsan_read_range(void* a, unsigned long size) {
     simt::detail::on_access(a, size, false, __builtin_return_address(0));
 }

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,7 +106,14 @@ constexpr unsigned kMaxThreadsPerBlock = 1024;
 constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute
 constexpr std::size_t kFiberStack = 64 * 1024;
 
-enum class Status { Running, AtBarrier, AtWarpSync, Exited };
+// Spinning: the thread polled one word (an atomic that changed nothing, a
+// volatile load) kSpinPolls times in a row and saw the same value each time;
+// it waits for another thread or block to change it.
+enum class Status { Running, AtBarrier, AtWarpSync, Spinning, Exited };
+constexpr unsigned kSpinPolls = 64;
+// Blocks a launch keeps started at once (a GPU holds far more): a block that
+// spins lets another run, and a new one start while fewer are started.
+constexpr std::size_t kResidentBlocks = 4;
 
 struct Lane {
     ThreadIndex index;
@@ -120,6 +128,11 @@ struct Lane {
     // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
     const unsigned char* stack_low = nullptr;
     const unsigned char* stack_high = nullptr;
+    // The word it polls, the value it saw there, how often in a row, and where.
+    const void* poll_address = nullptr;
+    unsigned long long poll_value = 0;
+    unsigned polls = 0;
+    const void* poll_pc = nullptr;
 };
 
 // Hands out pooled stacks and notes each lane's range for the memory checks.
@@ -143,7 +156,21 @@ struct Warp {
     unsigned long long deposits[2][32] = {};
 };
 
+// A started block of a launch: its threads, and where it is while another
+// block runs (its shared memory and divergence traces are put aside then).
+struct BlockRun {
+    std::vector<Lane> lanes;
+    std::vector<Warp> warps;
+    uint3 idx{};
+    unsigned long long linear = 0, serial = 0;
+    std::uint64_t interval = 0, first_interval = 0;
+    unsigned interval_in_block = 0;
+    std::shared_ptr<detail::SavedShared> shared;  // while another block runs
+    std::vector<std::vector<std::uintptr_t>> traces;
+};
+
 thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
+thread_local unsigned g_spun = 0;      // threads of the running block that began to spin in this pass
 thread_local Lane* g_lanes = nullptr;  // the block's lanes, to number g_lane
 thread_local std::vector<Warp>* g_warps = nullptr;
 thread_local detail::LaunchState* g_launch = nullptr;
@@ -178,7 +205,7 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
         });
     if (uniform) {
         for (auto& lane : lanes) lane.status = Status::Running;
-        ++launch.interval;
+        launch.interval = ++launch.interval_high;
         return true;
     }
     std::vector<unsigned> exited;
@@ -206,7 +233,7 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     }
     for (auto& lane : lanes)
         if (lane.status == Status::AtBarrier) lane.status = Status::Running;
-    ++launch.interval;
+    launch.interval = ++launch.interval_high;
     return true;
 }
 
@@ -226,11 +253,14 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
             }
         if (site == nullptr) continue;
         std::vector<unsigned> missing, waiting;
+        bool spinning = false;  // a lane of the mask may still come
         for (std::size_t t = first; t < last; ++t) {
             const bool in_mask = mask >> (t - first) & 1u;
             if (lanes[t].status == Status::AtWarpSync) waiting.push_back(static_cast<unsigned>(t));
             else if (in_mask) missing.push_back(static_cast<unsigned>(t));
+            spinning = spinning || (in_mask && lanes[t].status == Status::Spinning);
         }
+        if (spinning) continue;
         if (!missing.empty())
             launch.reports.add("warp divergence", launch.block_serial,
                                detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
@@ -246,11 +276,14 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
     return released;
 }
 
-void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
-               detail::LaunchState& launch) {
-    launch.block_first_interval = ++launch.interval;
-    for (auto& lane : lanes) {
+void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
+                 detail::LaunchState& launch) {
+    b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
+    b.interval_in_block = 0;
+    for (auto& lane : b.lanes) {
         lane.status = Status::Running;
+        lane.polls = 0;
+        lane.poll_address = nullptr;
         lane.fiber = ctx::fiber(std::allocator_arg, RecordingStack{stacks, &lane}, [&lane, body, closure](ctx::fiber&& sink) {
             lane.sink = std::move(sink);
             body(closure);
@@ -258,16 +291,35 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
             return std::move(lane.sink);
         });
     }
-    do {
-        do {
-            for (auto& lane : lanes) {
-                if (lane.status != Status::Running) continue;
-                g_lane = &lane;
-                lane.fiber = std::move(lane.fiber).resume();
-            }
-            g_lane = nullptr;
-        } while (release_warp_rounds(lanes, launch));
-        const auto interval = static_cast<unsigned>(launch.interval - launch.block_first_interval);
+}
+
+enum class Outcome { Done, Stalled };
+
+// Runs a started block until every thread has exited, or until its threads
+// only spin on values that nothing in the block changes any more (Stalled:
+// resumed later, after other blocks ran).
+Outcome advance(BlockRun& b, detail::LaunchState& launch) {
+    std::vector<Lane>& lanes = b.lanes;
+    for (auto& lane : lanes)
+        if (lane.status == Status::Spinning) lane.status = Status::Running;
+    for (;;) {
+        for (;;) {
+            const std::uint64_t before = detail::g_progress;
+            g_spun = 0;
+            do {
+                for (auto& lane : lanes) {
+                    if (lane.status != Status::Running) continue;
+                    g_lane = &lane;
+                    lane.fiber = std::move(lane.fiber).resume();
+                }
+                g_lane = nullptr;
+            } while (release_warp_rounds(lanes, launch));
+            if (g_spun == 0) break;  // no thread is left spinning
+            if (detail::g_progress == before) return Outcome::Stalled;  // nothing they could see changed
+            for (auto& lane : lanes)
+                if (lane.status == Status::Spinning) lane.status = Status::Running;
+        }
+        const unsigned interval = b.interval_in_block;
         detail::divergence_end_interval(interval);
         const Lane* waiting = nullptr;
         for (const auto& lane : lanes)
@@ -275,7 +327,32 @@ void run_block(std::vector<Lane>& lanes, ctx::pooled_fixedsize_stack& stacks, vo
         detail::trace_interval_end(waiting ? "at barrier " + std::to_string(interval + 1) + " (" +
                                                  detail::where(waiting->barrier_file, waiting->barrier_line) + ")"
                                            : std::string("at the end"));
-    } while (release_barrier(lanes, launch));
+        if (!release_barrier(lanes, launch)) return Outcome::Done;
+        ++b.interval_in_block;
+    }
+}
+
+// "possible deadlock" for a launch whose started blocks all spin with nothing
+// left to change what they wait for.
+std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started) {
+    const BlockRun& b = *started.front();
+    const Lane* spinner = nullptr;
+    for (const auto& lane : b.lanes)
+        if (lane.status == Status::Spinning && spinner == nullptr) spinner = &lane;
+    std::string where = spinner ? detail::source_line(spinner->poll_pc) : std::string("?");
+    const unsigned thread = spinner ? static_cast<unsigned>(spinner - b.lanes.data()) : 0;
+    std::string message = detail::block_name(b.idx) + ": thread " + std::to_string(thread) + " waits at " + where +
+                          " for a value that no running block changes; " + std::to_string(started.size()) +
+                          " started block(s) all wait";
+    if (not_started > 0)
+        message += " and " + std::to_string(not_started) + " block(s) have not started (the emulator keeps " +
+                   std::to_string(kResidentBlocks) +
+                   " started at once): a GPU may run blocks in any order and need not start one until a running "
+                   "block ends, so a block must not wait for another that may not have started (wait for a block "
+                   "that took an earlier ticket from an atomic counter, not for a lower blockIdx)";
+    else
+        message += " on each other";
+    return message;
 }
 
 }  // namespace
@@ -299,6 +376,27 @@ void syncthreads(const char* file, int line) {
 }
 
 void* dynamic_shared() { return g_dynamic_shared.data(); }
+
+namespace detail {
+
+void poll(const void* address, unsigned long long value, const void* pc) {
+    if (g_lane == nullptr) return;
+    Lane& lane = *g_lane;
+    if (address != lane.poll_address || value != lane.poll_value) {
+        lane.poll_address = address;
+        lane.poll_value = value;
+        lane.polls = 0;
+        return;
+    }
+    if (++lane.polls < kSpinPolls) return;
+    lane.polls = 0;
+    lane.poll_pc = pc;
+    lane.status = Status::Spinning;
+    ++g_spun;
+    lane.sink = std::move(lane.sink).resume();
+}
+
+}  // namespace detail
 
 void threadfence() {}  // a call the compiler cannot move memory accesses across
 
@@ -329,35 +427,112 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
-    std::vector<Lane> lanes(threads);
-    std::vector<Warp> warps((threads + 31) / 32);
-    g_warps = &warps;
     detail::LaunchState launch;
     launch.site = site;
     launch.grid = grid;
     launch.block = block;
-    launch.interval = g_interval_counter;
+    launch.interval = launch.interval_high = g_interval_counter;
     launch.launch_first_interval = launch.interval + 1;
     g_launch = &launch;
-    g_lanes = lanes.data();
     detail::memcheck_begin_launch();
     detail::divergence_begin_launch(static_cast<unsigned>(threads));
-    const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
-    for (const unsigned linear : start_order(blocks, g_launch_count++)) {
+
+    // Blocks start in start_order's order and run one at a time: each to its
+    // end, unless it stalls (spins on what only another block can change);
+    // then, while fewer than kResidentBlocks are started, the next one starts,
+    // else the started ones are resumed in turn. When a whole round of them
+    // changes nothing, the launch is stopped as a possible deadlock.
+    std::vector<std::unique_ptr<BlockRun>> spare;
+    std::vector<std::unique_ptr<BlockRun>> started;  // in start order
+    BlockRun* live = nullptr;  // whose shared memory and traces are in place
+    bool live_done = false;
+    const auto switch_to = [&](BlockRun& b) {
+        if (live != &b) {
+            const bool live_suspended = live != nullptr && !live_done;
+            if (live_suspended) {
+                live->shared = detail::shared_save();
+                detail::divergence_save(live->traces);
+            }
+            if (b.shared) {
+                detail::shared_restore(std::move(b.shared));
+                detail::divergence_restore(b.traces);
+            } else if (live_suspended) {
+                detail::shared_fresh();
+            }
+        }
+        live = &b;
+        live_done = false;
+        launch.block_idx = b.idx;
+        launch.block_linear = b.linear;
+        launch.block_serial = b.serial;
+        launch.interval = b.interval;
+        launch.block_first_interval = b.first_interval;
+        g_lanes = b.lanes.data();
+        g_warps = &b.warps;
+    };
+    const std::vector<unsigned> order = start_order(1ull * grid.x * grid.y * grid.z, g_launch_count++);
+    std::size_t next = 0, turn = 0, idle = 0;
+    const auto start_next = [&]() -> BlockRun& {
+        std::unique_ptr<BlockRun> b;
+        if (spare.empty()) {
+            b = std::make_unique<BlockRun>();
+            b->lanes = std::vector<Lane>(threads);
+            b->warps.resize((threads + 31) / 32);
+        } else {
+            b = std::move(spare.back());
+            spare.pop_back();
+        }
+        const unsigned linear = order[next];
         const unsigned bx = linear % grid.x, by = linear / grid.x % grid.y, bz = linear / grid.x / grid.y;
-        launch.block_idx = {bx, by, bz};
-        launch.block_linear = linear;
+        b->idx = {bx, by, bz};
+        b->linear = linear;
+        b->serial = next++;
         unsigned t = 0;
         for (unsigned z = 0; z < block.z; ++z)
             for (unsigned y = 0; y < block.y; ++y)
-                for (unsigned x = 0; x < block.x; ++x) lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
-        run_block(lanes, stacks, body, closure, launch);
-        ++launch.block_serial;
-        ++g_block_count;
+                for (unsigned x = 0; x < block.x; ++x) b->lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
+        switch_to(*b);
+        start_block(*b, stacks, body, closure, launch);
+        started.push_back(std::move(b));
+        turn = started.size() - 1;
+        return *started.back();
+    };
+    BlockRun* b = order.empty() ? nullptr : &start_next();
+    while (b != nullptr) {
+        const std::uint64_t before = detail::g_progress;
+        switch_to(*b);
+        const Outcome outcome = advance(*b, launch);
+        b->interval = launch.interval;
+        if (outcome == Outcome::Done) {
+            live_done = true;
+            ++g_block_count;
+            idle = 0;
+            const auto it = std::find_if(started.begin(), started.end(), [&](const auto& p) { return p.get() == b; });
+            spare.push_back(std::move(*it));
+            started.erase(it);
+            if (!started.empty()) b = started[turn = turn % started.size()].get();  // the next in turn
+            else b = next < order.size() ? &start_next() : nullptr;
+            continue;
+        }
+        idle = detail::g_progress != before ? 0 : idle + 1;
+        if (next < order.size() && started.size() < kResidentBlocks) {
+            b = &start_next();
+            idle = 0;
+        } else if (idle > started.size()) {  // a round in which no block changed anything
+            std::vector<BlockRun*> waiting;
+            for (auto& p : started) waiting.push_back(p.get());
+            launch.reports.add("possible deadlock", b->serial, deadlock_message(waiting, order.size() - next));
+            for (auto& p : started)  // unwound: each fiber's stack is left by an exception
+                for (auto& lane : p->lanes) lane.fiber = ctx::fiber();
+            break;
+        } else {
+            b = started[turn = (turn + 1) % started.size()].get();
+        }
     }
+    launch.block_serial = next;
     detail::divergence_end_launch();
     detail::memcheck_end_launch();
-    g_interval_counter = launch.interval;
+    g_interval_counter = launch.interval_high;
     g_launch = nullptr;
     g_lanes = nullptr;
     g_warps = nullptr;

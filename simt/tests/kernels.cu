@@ -243,3 +243,32 @@ cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid
     start_order<<<grid, 32>>>(d_order, d_tickets);
     return cudaGetLastError();
 }
+
+// Blocks that wait for the block before them by blockIdx (right only where
+// every block gets started): thread 0 spins on the flag of block x - 1, with
+// an atomic or a volatile load, then raises its own; out[x] is the running
+// count of blocks done when x finished.
+__global__ void wait_for_previous(int* flags, int* out, int use_volatile) {
+    const unsigned x = blockIdx.x;
+    if (threadIdx.x == 0) {
+        if (x > 0) {
+            if (use_volatile) {
+                volatile int* seen = flags;
+                while (seen[x - 1] == 0) {
+                }
+            } else {
+                while (atomicAdd(&flags[x - 1], 0) == 0) {
+                }
+            }
+        }
+        out[x] = atomicAdd(&flags[gridDim.x], 1);
+        __threadfence();
+        atomicExch(&flags[x], 1);
+    }
+    __syncthreads();
+}
+
+cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile) {
+    wait_for_previous<<<blocks, 64>>>(d_flags, d_out, use_volatile ? 1 : 0);  // line 272
+    return cudaGetLastError();
+}

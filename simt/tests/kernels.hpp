@@ -14,3 +14,4 @@ void launch_divergence_kernels(const float* in, float* out, unsigned which, unsi
 void launch_warp_kernels(int* out, unsigned* counters, unsigned which);
 void launch_writes_host(int* host_out);
 cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid);
+cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile);

@@ -484,3 +484,50 @@ TEST_CASE("launch counts and where an allocation's data came from") {
     CHECK_FALSE(simt::written_by_kernel(d_out.ptr));
     CHECK(simt::take_findings().empty());
 }
+
+TEST_CASE("a block that spins on another block's flag lets it run: blocks waiting for blockIdx.x - 1 finish") {
+    // Reversed, each block starts before the one it waits for; with no more
+    // blocks than the emulator keeps started at once, all of them finish.
+    for (const bool use_volatile : {false, true}) {
+        CAPTURE(use_volatile);
+        const unsigned blocks = 4;
+        DeviceArray<int> d_flags(blocks + 1), d_out(blocks);
+        REQUIRE(cudaMemset(d_flags.ptr, 0, (blocks + 1) * sizeof(int)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order("reverse"));
+        REQUIRE(launch_wait_for_previous(d_flags.ptr, d_out.ptr, blocks, use_volatile) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        std::string found;
+        for (const auto& f : simt::take_findings()) found += simt::format(f) + "\n";
+        CHECK_MESSAGE(found.empty(), found);
+        // They finished in blockIdx order, the last one started first.
+        CHECK(download(d_out.ptr, blocks) == std::vector<int>{0, 1, 2, 3});
+        CHECK(download(d_flags.ptr, blocks + 1) == std::vector<int>{1, 1, 1, 1, 4});
+    }
+}
+
+TEST_CASE("blocks waiting for blocks that cannot start are reported as a possible deadlock, not hung") {
+    const unsigned blocks = 12;
+    DeviceArray<int> d_flags(blocks + 1), d_out(blocks);
+    REQUIRE(cudaMemset(d_flags.ptr, 0, (blocks + 1) * sizeof(int)) == cudaSuccess);
+    REQUIRE(cudaMemset(d_out.ptr, 0xff, blocks * sizeof(int)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(simt::set_block_order("reverse"));
+    REQUIRE(launch_wait_for_previous(d_flags.ptr, d_out.ptr, blocks, false) == cudaSuccess);
+    REQUIRE(simt::set_block_order("default"));
+    const auto findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].check == "possible deadlock");
+    CHECK(simt::format(findings[0]) ==
+          "possible deadlock in kernel wait_for_previous: block (11,0,0): thread 0 waits at kernels.cu:260 for a "
+          "value that no running block changes; 4 started block(s) all wait and 8 block(s) have not started (the "
+          "emulator keeps 4 started at once): a GPU may run blocks in any order and need not start one until a "
+          "running block ends, so a block must not wait for another that may not have started (wait for a block "
+          "that took an earlier ticket from an atomic counter, not for a lower blockIdx); launched at kernels.cu:272");
+    // Nothing finished; the emulator carries on.
+    CHECK(download(d_flags.ptr, blocks + 1) == std::vector<int>(blocks + 1, 0));
+    DeviceArray<int> d_more(4 * 64), d_in(4 * 64);
+    REQUIRE(cudaMemset(d_in.ptr, 0, 4 * 64 * sizeof(int)) == cudaSuccess);
+    REQUIRE(launch_reverse(d_in.ptr, d_more.ptr, 4, 64) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+}
