@@ -112,6 +112,9 @@ TEST_CASE("a lab function that launched no kernel, or whose kernels never wrote 
     CHECK(rule(seen) ==
           "hierarchical_scan's kernels never wrote the output (1 launch(es), 1 block(s); the values came from the "
           "host): the scan must run on the GPU");
+    Observation unwritten = seen;  // nothing wrote it at all: outputs_match says so, not this rule
+    for (std::size_t i = 0; i < 3; ++i) unwritten.out[i] = compare::poison();
+    CHECK(rule(unwritten) == "ok");
     seen.launches = seen.blocks = seen.output_from_kernel = -1;  // a GPU: not counted, not judged
     CHECK(rule(seen) == "ok");
     // n = 0 is a no-op: nothing needs to run.
