@@ -564,6 +564,8 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
                                             "--print-limit", "8"};
         if (job.tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
         program.push_back(cuda->runner(*job.state->lab));
+        // The GPU first: a core taken while waiting for another slot's timing
+        // to end would sit idle, and every slot's emulator runs wait for it.
         SharedGpu gpu(ctx, slot);
         Token token(ctx.cpu);
         job.run = run_runner(ctx, slot, scratch, "s" + std::to_string(k), program, job.fn->name, input,
