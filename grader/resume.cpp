@@ -79,10 +79,12 @@ void write_record(const Report& r, const Fingerprint& fp, const std::string& dir
     write_file(directory + "/grade.json", record.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
-std::optional<Report> read_record(const std::string& directory, const std::string& full) {
-    const json record = read_json(directory);
+namespace {
+
+// The report a parsed record holds; nothing where it is not a whole record.
+std::optional<Report> report_of(const json& record) {
     try {
-        if (!record.is_object() || (!full.empty() && record.at("fingerprint").get<std::string>() != full)) return std::nullopt;
+        if (!record.is_object()) return std::nullopt;
         Report r;
         r.submission = record.at("submission").get<std::string>();
         r.backend = record.at("backend").get<std::string>();
@@ -104,9 +106,17 @@ std::optional<Report> read_record(const std::string& directory, const std::strin
     }
 }
 
+}  // namespace
+
+std::optional<Report> read_record(const std::string& directory, const std::string& full) {
+    const json record = read_json(directory);
+    if (!full.empty() && (!record.is_object() || record.value("fingerprint", "") != full)) return std::nullopt;
+    return report_of(record);
+}
+
 bool has_record_for(const std::string& directory, const std::string& inputs) {
     const json record = read_json(directory);
-    return record.is_object() && record.value("inputs", "") == inputs && read_record(directory);
+    return record.is_object() && record.value("inputs", "") == inputs && report_of(record);
 }
 
 }  // namespace grader

@@ -24,8 +24,14 @@ std::string quote(const std::string& s) {
     return out + "'";
 }
 
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
 // Runs a shell command with the grader's own environment (sbatch passes it on
-// to the job: SCAN_GRADE_SECRET, PATH, ...); its output and exit status.
+// to the job: SCAN_GRADE_SECRET, PATH, ...); its exit status and its output,
+// without the trailing newlines.
 std::pair<int, std::string> shell(const std::string& command) {
     std::string output;
     FILE* pipe = popen((command + " 2>&1").c_str(), "r");
@@ -33,12 +39,7 @@ std::pair<int, std::string> shell(const std::string& command) {
     char buffer[4096];
     while (std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, got);
     const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, output};
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, trim(output)};
 }
 
 // The #SBATCH lines both jobs share.
@@ -138,21 +139,21 @@ int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo)
     }
     const auto [rc, job] = shell(array);
     if (rc != 0) {
-        std::fprintf(stderr, "scan-grade: sbatch refused the array (exit %d): %s\n", rc, trim(job).c_str());
+        std::fprintf(stderr, "scan-grade: sbatch refused the array (exit %d): %s\n", rc, job.c_str());
         return 1;
     }
-    const std::string job_id = trim(job).substr(0, trim(job).find(';'));  // "ID" or "ID;cluster"
+    const std::string job_id = job.substr(0, job.find(';'));  // "ID" or "ID;cluster"
     const auto [mrc, merge] = shell(merge_after + job_id + " " + quote(dir + "/merge.sh"));
     if (mrc != 0) {
         std::fprintf(stderr, "scan-grade: array job %s submitted, but sbatch refused the merge job (exit %d): %s\n"
                      "  run `scan-grade merge %s` once the array has ended\n",
-                     job_id.c_str(), mrc, trim(merge).c_str(), r.out.c_str());
+                     job_id.c_str(), mrc, merge.c_str(), r.out.c_str());
         return 1;
     }
     std::printf("submitted: array job %s (logs %s/logs/task-N.log), then merge job %s (%s/logs/merge.log) writes %s/gradebook.csv\n"
                 "follow it with: squeue -j %s,%s\n",
-                job_id.c_str(), dir.c_str(), trim(merge).c_str(), dir.c_str(), r.out.c_str(), job_id.c_str(),
-                trim(merge).c_str());
+                job_id.c_str(), dir.c_str(), merge.c_str(), dir.c_str(), r.out.c_str(), job_id.c_str(),
+                merge.c_str());
     return 0;
 }
 
