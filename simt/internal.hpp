@@ -46,6 +46,15 @@ struct LaunchState {
 
 LaunchState* current_launch();  // null outside a launch
 unsigned current_thread();      // linear thread index in the block; valid inside a kernel
+// The running thread's warp: how many __syncwarp rendezvous it has completed
+// (modulo 2^16) and the lanes that met at the last one. Two accesses of one
+// barrier interval by lanes of one warp are ordered when a __syncwarp both
+// lanes took part in lies between them.
+struct WarpSyncs {
+    std::uint16_t count = 0;
+    unsigned mask = 0;
+};
+WarpSyncs current_warp_syncs();
 bool in_kernel();
 bool on_fiber_stack(const void* p);  // the running GPU thread's own stack
 std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ memory

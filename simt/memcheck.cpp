@@ -57,6 +57,7 @@ struct Word {
     std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
     std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
+    std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
     bool r_many_blocks = false;
     bool w_atomic = false;  // the last write was an atomic read-modify-write
     bool r_atomic = false;  // every read recorded in r_interval was atomic
@@ -121,10 +122,17 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     LaunchState& L = *current_launch();
     const auto interval = static_cast<std::uint32_t>(L.interval);
     const auto block = static_cast<std::uint32_t>(L.block_serial);
-    const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) {
+    // A lane of this warp whose access a __syncwarp that both took part in
+    // has since ordered before this one (thread numbers are plus one).
+    const auto warp_ordered = [&](std::uint32_t who, std::uint16_t syncs) {
+        if (who == kNone || (who - 1) / 32 != (thread - 1) / 32) return false;
+        const WarpSyncs now = current_warp_syncs();
+        return now.count != syncs && (now.mask >> ((who - 1) % 32) & 1u) && (now.mask >> ((thread - 1) % 32) & 1u);
+    };
+    const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who, std::uint16_t syncs) {
         if (at < fresh_from || who == kNone) return false;
         if (global && blk != block) return true;
-        return at == interval && who != thread;
+        return at == interval && who != thread && !warp_ordered(who, syncs);
     };
     const auto who = [&](std::uint32_t blk, std::uint32_t t, std::uint32_t p) {
         return (global && blk != block ? "another block (serial " + std::to_string(blk) + ") " : std::string()) +
@@ -135,12 +143,12 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
                                               : std::string(" between the same two barriers");
     };
 
-    if (conflicts(w.w_interval, w.w_block, w.w_thread) && !(atomic && w.w_atomic)) {
+    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs) && !(atomic && w.w_atomic)) {
         report(check, [&] {
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
         });
-    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread) && !(atomic && w.r_atomic)) {
+    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread, w.r_syncs) && !(atomic && w.r_atomic)) {
         const bool first_is_me = w.r_thread == thread && w.r_block == block;
         const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
@@ -157,6 +165,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.w_block = block;
         w.w_thread = thread;
         w.w_pc = pc;
+        w.w_syncs = current_warp_syncs().count;
     } else if (w.r_interval != interval || w.r_interval < fresh_from) {
         w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
         w.r_interval = interval;
@@ -165,6 +174,15 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.r_pc = pc;
         w.r_thread2 = kNone;
         w.r_atomic = atomic;
+        w.r_syncs = current_warp_syncs().count;
+    } else if (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs))) {
+        // Every read recorded in this interval is ordered before this one by a
+        // __syncwarp: a write that conflicts with them conflicts with this one.
+        w.r_thread = thread;
+        w.r_pc = pc;
+        w.r_thread2 = kNone;
+        w.r_atomic = atomic;
+        w.r_syncs = current_warp_syncs().count;
     } else {
         w.r_atomic = w.r_atomic && atomic;
         if (w.r_thread != thread && w.r_thread2 == kNone) {

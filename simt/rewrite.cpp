@@ -159,8 +159,28 @@ bool in_function_body(const std::string& s, const std::vector<bool>& code, std::
     return false;
 }
 
-// `__shared__ T name[N]...;` inside a function gets, on the same line, a call
-// that tells the runtime the array's name, extent and line, for its checks.
+// The declarators of `T a[N], b, c[M][K]`: split at the commas outside
+// brackets and parentheses, each named by the identifier before its first '['.
+std::vector<std::string> declared_names(const std::string& decl) {
+    std::vector<std::string> names;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= decl.size(); ++i) {
+        const char c = i < decl.size() ? decl[i] : ',';
+        if (c == '[' || c == '(') ++depth;
+        if (c == ']' || c == ')') --depth;
+        if (c != ',' || depth != 0) continue;
+        const std::string one = decl.substr(start, i - start);
+        const auto [name_start, name_end] = name_before(one, std::min(one.find('['), one.size()));
+        names.push_back(one.substr(name_start, name_end - name_start));
+        start = i + 1;
+    }
+    return names;
+}
+
+// `__shared__ T name[N]...;` (or `T a[N], b[M];`) inside a function gets, on
+// the same line, a call per name that tells the runtime the variable's name,
+// extent and line, for its checks and for putting a waiting block aside.
 std::string register_shared(const std::string& s, const std::vector<bool>& code) {
     std::string out;
     std::size_t copied = 0, next = 0;
@@ -170,12 +190,12 @@ std::string register_shared(const std::string& s, const std::vector<bool>& code)
         const std::size_t semi = s.find(';', pos);
         if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
         const std::string decl = s.substr(pos + 10, semi - pos - 10);
-        if (decl.find('=') != std::string::npos || decl.find(',') != std::string::npos) continue;
-        const auto [name_start, name_end] = name_before(decl, std::min(decl.find('['), decl.size()));
-        const std::string name = decl.substr(name_start, name_end - name_start);
-        if (name.empty()) continue;
+        if (decl.find('=') != std::string::npos) continue;  // CUDA allows no initializer on __shared__
+        const std::vector<std::string> names = declared_names(decl);
+        if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); })) continue;
         out += s.substr(copied, semi + 1 - copied);
-        out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
+        for (const std::string& name : names)
+            out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
         copied = next = semi + 1;
     }
     return out + s.substr(copied);

@@ -125,6 +125,7 @@ struct Lane {
     // At a warp function: its mask and the round it joined.
     unsigned warp_mask = 0;
     unsigned warp_round = 0;
+    bool warp_orders_memory = false;  // at a __syncwarp
     // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
     const unsigned char* stack_low = nullptr;
     const unsigned char* stack_high = nullptr;
@@ -154,6 +155,7 @@ struct RecordingStack {
 struct Warp {
     unsigned round = 0;
     unsigned long long deposits[2][32] = {};
+    detail::WarpSyncs syncs;  // its completed __syncwarp rendezvous, for the race checks
 };
 
 // A started block of a launch: its threads, and where it is while another
@@ -244,11 +246,14 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
     bool released = false;
     for (std::size_t first = 0; first < lanes.size(); first += 32) {
         const std::size_t last = std::min(lanes.size(), first + 32);
-        unsigned mask = 0;
+        unsigned mask = 0, met = 0;
+        bool orders_memory = false;
         const Lane* site = nullptr;
         for (std::size_t t = first; t < last; ++t)
             if (lanes[t].status == Status::AtWarpSync) {
                 mask |= lanes[t].warp_mask;
+                met |= 1u << (t - first);
+                orders_memory = orders_memory || lanes[t].warp_orders_memory;
                 if (site == nullptr) site = &lanes[t];
             }
         if (site == nullptr) continue;
@@ -268,7 +273,9 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                                    detail::where(site->barrier_file, site->barrier_line) + " while " +
                                    thread_list(missing) +
                                    ", named in its mask, did not arrive (exited, or waiting at another barrier)");
-        ++(*g_warps)[first / 32].round;
+        Warp& warp = (*g_warps)[first / 32];
+        ++warp.round;
+        if (orders_memory) warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), met};
         for (std::size_t t = first; t < last; ++t)
             if (lanes[t].status == Status::AtWarpSync) lanes[t].status = Status::Running;
         released = true;
@@ -402,7 +409,8 @@ void threadfence() {}  // a call the compiler cannot move memory accesses across
 
 unsigned lane_id() { return static_cast<unsigned>(g_lane - g_lanes) % 32; }
 
-const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line) {
+const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line,
+                                        bool orders_memory) {
     Lane& lane = *g_lane;
     Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
     const unsigned round = warp.round;
@@ -410,6 +418,7 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
     lane.status = Status::AtWarpSync;
     lane.warp_mask = mask;
     lane.warp_round = round;
+    lane.warp_orders_memory = orders_memory;
     lane.barrier_file = file;
     lane.barrier_line = line;
     lane.sink = std::move(lane.sink).resume();
@@ -564,6 +573,7 @@ void LaunchReports::add(const std::string& check, unsigned long long block_seria
 
 LaunchState* current_launch() { return g_launch; }
 unsigned current_thread() { return static_cast<unsigned>(g_lane - g_lanes); }
+WarpSyncs current_warp_syncs() { return (*g_warps)[current_thread() / 32].syncs; }
 bool in_kernel() { return g_lane != nullptr; }
 bool on_fiber_stack(const void* p) {
     const auto* q = static_cast<const unsigned char*>(p);

@@ -272,3 +272,40 @@ cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, 
     wait_for_previous<<<blocks, 64>>>(d_flags, d_out, use_volatile ? 1 : 0);  // line 272
     return cudaGetLastError();
 }
+
+// A warp-synchronous Kogge-Stone scan of each warp's 32 values in shared
+// memory. With the two __syncwarp() per step it is right on a GPU (each
+// orders the lanes' reads before the writes, and the writes before the next
+// reads); without them (use_syncwarp 0) lanes read what others write in the
+// same step: a race.
+__global__ void warp_scan(const int* in, int* out, int use_syncwarp) {
+    __shared__ int s[64];
+    const unsigned t = threadIdx.x, lane = t % 32;
+    s[t] = in[t];
+    if (use_syncwarp) __syncwarp();
+    for (unsigned d = 1; d < 32; d *= 2) {
+        const int add = lane >= d ? s[t - d] : 0;  // line 287
+        if (use_syncwarp) __syncwarp();
+        s[t] += add;  // line 289
+        if (use_syncwarp) __syncwarp();
+    }
+    out[t] = s[t];
+}
+
+cudaError_t launch_warp_scan(const int* d_in, int* d_out, bool use_syncwarp) {
+    warp_scan<<<1, 64>>>(d_in, d_out, use_syncwarp ? 1 : 0);  // line 296
+    return cudaGetLastError();
+}
+
+// Two arrays in one declaration: both are checked (a race on the second).
+__global__ void two_arrays(int* out) {
+    __shared__ int a[32], b[32];
+    a[threadIdx.x] = 1;
+    b[threadIdx.x] = threadIdx.x;  // line 304
+    if (threadIdx.x > 0) out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x - 1];  // line 305
+}
+
+cudaError_t launch_two_arrays(int* d_out) {
+    two_arrays<<<1, 32>>>(d_out);  // line 309
+    return cudaGetLastError();
+}

@@ -15,3 +15,5 @@ void launch_warp_kernels(int* out, unsigned* counters, unsigned which);
 void launch_writes_host(int* host_out);
 cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid);
 cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile);
+cudaError_t launch_warp_scan(const int* d_in, int* d_out, bool use_syncwarp);
+cudaError_t launch_two_arrays(int* d_out);

@@ -1,6 +1,5 @@
 // The emulator's own suite: the rewriter, the scheduler, the barrier checks
 // with their exact reports, launch errors and device memory.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <simt/cuda.hpp>
@@ -69,6 +68,19 @@ TEST_CASE("rewriter: __noinline__ in the lab's code only, never as a macro over 
 #ifdef __noinline__
     FAIL("the shim defines __noinline__, which breaks __attribute__((__noinline__)) in system headers");
 #endif
+}
+
+TEST_CASE("rewriter: every __shared__ variable of a function is declared to the runtime, commas included") {
+    const std::string src = "__global__ void k() {\n  __shared__ float a[4], b[2][3];\n  __shared__ unsigned t;\n}\n"
+                            "__shared__ int file_scope[2];\n";
+    const std::string out = simt::rewrite(src, "a.cu");
+    CHECK(out.find("__shared__ float a[4], b[2][3]; ::simt::declare_shared(&a, sizeof(a), \"a\", __LINE__); "
+                   "::simt::declare_shared(&b, sizeof(b), \"b\", __LINE__);\n") != std::string::npos);
+    CHECK(out.find("__shared__ unsigned t; ::simt::declare_shared(&t, sizeof(t), \"t\", __LINE__);\n") !=
+          std::string::npos);
+    CHECK(out.find("__shared__ int file_scope[2];\n") != std::string::npos);  // not in a function: left alone
+    CHECK(count_lines(out) == count_lines(src) + 2);
+
 }
 
 TEST_CASE("rewriter: what it cannot parse is an error naming the line") {
@@ -377,6 +389,38 @@ TEST_CASE("atomics: exact results, and atomic updates of one word are not races"
     CHECK(c[0] == 256);
     CHECK(c[1] == 255);
     CHECK(c[2] == 7);
+}
+
+TEST_CASE("__syncwarp orders the accesses of its lanes: a warp-synchronous scan is no race, without it is one") {
+    std::vector<int> in(64);
+    std::iota(in.begin(), in.end(), 1);
+    DeviceArray<int> d_in(64), d_out(64);
+    REQUIRE(cudaMemcpy(d_in.ptr, in.data(), 64 * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_warp_scan(d_in.ptr, d_out.ptr, true) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    const auto out = download(d_out.ptr, 64);
+    for (int t = 0; t < 64; ++t) {
+        const int first = t / 32 * 32 + 1;  // each warp scans its own 32 values
+        CHECK(out[t] == (first + t + 1) * (t + 2 - first) / 2);
+    }
+    REQUIRE(launch_warp_scan(d_in.ptr, d_out.ptr, false) == cudaSuccess);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "data race on shared memory in kernel warp_scan: block (0,0,0): s[0] written by thread 0 at kernels.cu:289 "
+          "and read by thread 1 at kernels.cu:287 between the same two barriers; launched at kernels.cu:296");
+}
+
+TEST_CASE("two __shared__ arrays in one declaration: both are checked") {
+    DeviceArray<int> d_out(32);
+    simt::take_findings();
+    REQUIRE(launch_two_arrays(d_out.ptr) == cudaSuccess);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "data race on shared memory in kernel two_arrays: block (0,0,0): b[0] written by thread 0 at kernels.cu:304 "
+          "and read by thread 1 at kernels.cu:305 between the same two barriers; launched at kernels.cu:309");
 }
 
 TEST_CASE("events measure host time") {

@@ -176,7 +176,10 @@ namespace simt {
 
 // Every lane named in `mask` deposits a value and waits for the others; the
 // result points at the 32 deposits of that round, by lane.
-const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line);
+// The lanes of `mask` meet; `orders_memory` for __syncwarp, which (unlike the
+// shuffles and votes) orders the participants' memory accesses.
+const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line,
+                                        bool orders_memory = false);
 unsigned lane_id();
 
 template <typename T>
@@ -234,7 +237,7 @@ constexpr int width_or_32(int width = 32) { return width; }
 struct SyncWarp {  // __syncwarp() and __syncwarp(mask), at the caller's line
     const char* file;
     int line;
-    void operator()(unsigned mask = 0xffffffffu) const { warp_exchange(mask, 0, file, line); }
+    void operator()(unsigned mask = 0xffffffffu) const { warp_exchange(mask, 0, file, line, true); }
 };
 __attribute__((no_sanitize_thread)) inline unsigned ballot_at(const char* file, int line, unsigned mask,
                                                               int predicate) {
