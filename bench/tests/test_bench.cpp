@@ -1,7 +1,6 @@
 // Host tests of scan-bench's measurement logic: statistics and the stopping
 // rule, the alternating sampling loop (with fake timers), the textbook's
 // addition counts, ncu's CSV as an H100 printed it, and the reports.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <fstream>

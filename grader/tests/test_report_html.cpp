@@ -1,7 +1,6 @@
 // report.html from a Report built in memory: escaping, nothing external, the
 // divergence map's cells and colours, the findings' links to source lines,
 // the timing chart or the reason there is none.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,7 +1,6 @@
 // compute-sanitizer's reports, as an H100 printed them (CUDA 13.0,
 // 2026-11-22, on the kit's runners at n = 4096: the lab 01 stub, corpus
 // entries, and planted errors in copies of the reference), read into findings.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <fstream>

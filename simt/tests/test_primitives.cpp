@@ -1,7 +1,6 @@
 // Every device primitive the shim accepts, each in a kernel of its own
 // (primitives.cu, compiled like a student's file): it must build, run, give
 // the value CUDA's definition gives, and leave the checks silent.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <simt/runtime.hpp>

@@ -1,6 +1,5 @@
 // Host tests of the comparison rule, its diagnostics and hints, and the serial
 // CPU scan held to the rule against float64.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cmath>

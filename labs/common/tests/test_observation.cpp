@@ -1,7 +1,6 @@
 // The runner's result file: what write_observation writes, read_observation
 // reads back (the divergence maps' cells included), and every truncated,
 // forged or foreign file is refused with a reason, never read out of bounds.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <cstdio>
