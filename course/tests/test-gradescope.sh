@@ -4,9 +4,10 @@
 # SCRATCH, runs its setup.sh as Gradescope does (as root: it installs packages
 # with apt; exit 77, meson's SKIP, otherwise), and runs its run_autograder on a
 # corpus submission, on broken ones and with a failing grader: each leaves a
-# results.json in Gradescope's format (gradescope_schema.py). About 3 minutes
-# on 2 cores where ccache already holds the kit's objects (as in CI), 6
-# without; most of it setup.sh building the kit and grading the reference.
+# results.json in Gradescope's format (gradescope_schema.py). The bundle is an
+# assignment of lab 02 (make-bundle --lab 02), as a course gives one lab at a
+# time. About 2 minutes on 2 cores where ccache already holds the kit's
+# objects (as in CI); most of it setup.sh building the kit.
 # Last line: `N passed, N failed`.
 set -u
 kit=$(cd "$1" && pwd) scratch=$2
@@ -43,7 +44,12 @@ echo 'not json' >"$scratch/not-json.json"
     && expect yes "make-bundle refuses a rubric that is not JSON" || { cat "$scratch/bad.log"; expect no "make-bundle refuses a rubric that is not JSON"; }
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r["hidden_seed"] = 4242; json.dump(r, open(sys.argv[2], "w"))' \
     "$kit/grader/rubric.json" "$scratch/my-rubric.json"
-check "make-bundle with --rubric" "$bundle" "$scratch/autograder.zip" --rubric "$scratch/my-rubric.json"
+"$bundle" "$scratch/bad.zip" --lab 7 >"$scratch/bad.log" 2>&1
+[ $? -eq 2 ] && grep -q -- '--lab 7: no such lab (the kit.s labs: 01-kogge-stone' "$scratch/bad.log" \
+    && expect yes "make-bundle refuses an unknown lab, listing the labs" || { cat "$scratch/bad.log"; expect no "make-bundle refuses --lab 7"; }
+check "make-bundle with --rubric and --lab 02" "$bundle" "$scratch/autograder.zip" --rubric "$scratch/my-rubric.json" --lab 02
+check "the bundle's assignment-labs names lab 02 alone" \
+    test "$(unzip -p "$scratch/autograder.zip" assignment-labs)" = 02
 unzip -Z1 "$scratch/autograder.zip" >"$scratch/bundle.txt"
 missing=
 for f in setup.sh run_autograder gradescope_schema.py scan-labs meson.build reference/02-brent-kung/scan.cu grader/main.cpp; do
@@ -69,6 +75,8 @@ status=$?
 grep '^setup.sh: ' "$scratch/setup.log"
 [ $status -eq 0 ] && expect yes "setup.sh: exit 0 in $((SECONDS - start)) s" \
     || { tail -n 40 "$scratch/setup.log"; expect no "setup.sh: exit $status"; }
+grep -q '^setup.sh: the reference scored 90/90: ready; set the assignment.s points to 90$' "$scratch/setup.log" \
+    && expect yes "setup.sh graded the reference's lab 02 alone: 90 points" || expect no "setup.sh: the lab 02 assignment's 90 points"
 cp "$ag/source/run_autograder" "$ag/run_autograder" && chmod +x "$ag/run_autograder"
 
 grade() {  # grade NAME: run_autograder on what submission/ holds; its results.json kept as NAME.json
@@ -98,7 +106,8 @@ lab02() { json "$1" 'round(sum(t["score"] for t in d["tests"] if t["tags"][0].st
     --no-colour >"$scratch/direct.log" 2>&1
 got=$(lab02 "$scratch/$entry.json") want=$(lab02 "$scratch/direct/results.json")
 [ -n "$got" ] && [ "$got" = "$want" ] && [ "$(json "$scratch/$entry.json" 'abs(d["score"] - '"$got"') < 1e-6')" = True ] \
-    && expect yes "$entry: lab 02 scores $got, as scan-grade gives it, and is the whole score" \
+    && [ "$(json "$scratch/$entry.json" 'all(t["tags"][0].startswith("02") for t in d["tests"])')" = True ] \
+    && expect yes "$entry: lab 02 scores $got, as scan-grade gives it, and is the whole score (no other lab's test)" \
     || expect no "$entry: lab 02 scores '$got', scan-grade gives '$want'"
 
 zero_with() {  # zero_with NAME TEXT: NAME.json scores 0 and its output says TEXT

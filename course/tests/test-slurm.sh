@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test-slurm.sh SCAN_GRADE KIT OUT [CORPUS_RESULTS]: `scan-grade --batch
 # --slurm` on a one-node Slurm cluster started here (course/slurm/
-# one-node-cluster.sh), on the emulator: six corpus submissions as a job
-# array of two tasks, the merged gradebook compared with --batch's rows for
+# one-node-cluster.sh), on the emulator: four corpus submissions of lab 02
+# (one lab each, so a task's cold start builds one lab) as a job array of two
+# tasks, the merged gradebook compared with --batch's rows for
 # them (grade-corpus's, in CORPUS_RESULTS, where it graded on the emulator;
 # else a --batch run here), then a rerun that submits nothing, one that
 # would submit only a student whose result went missing, and merge's report
@@ -15,7 +16,7 @@ passed=0 failed=0
 expect() {  # expect OK DESCRIPTION
     if [ "$1" = yes ]; then passed=$((passed + 1)); echo "ok    $2"; else failed=$((failed + 1)); echo "FAIL  $2"; fi
 }
-students=(lab01-off-by-one-stride lab01-pointer-swap lab01-unguarded-load lab02-harris-indices lab02-missing-barrier lab03-inclusive-then-shift)
+students=(lab02-blockdim-start lab02-harris-indices lab02-missing-barrier lab02-modulo-mapping)
 mkdir -p "$out/class"
 for s in "${students[@]}"; do cp -r "$kit/grader/tests/corpus/$s" "$out/class/"; done
 
@@ -25,13 +26,13 @@ for s in "${students[@]}"; do cp -r "$kit/grader/tests/corpus/$s" "$out/class/";
     || { cat "$out/last.log"; expect no "--slurm without --batch: exit 2, said why"; }
 "$grade" --batch "$out/class" --slurm --chunk 0 >"$out/last.log" 2>&1
 [ $? -eq 2 ] && expect yes "--chunk 0: exit 2" || { cat "$out/last.log"; expect no "--chunk 0: exit 2"; }
-"$grade" --batch "$out/class" --slurm --no-submit --chunk 4 --partition gpu --account course --time 00:20:00 \
+"$grade" --batch "$out/class" --slurm --no-submit --chunk 3 --partition gpu --account course --time 00:20:00 \
     --sbatch-arg=--qos=short --out "$out/dry" --work "$out/dry-work" >"$out/last.log" 2>&1
 [ $? -eq 0 ] && [ "$(wc -l <"$out/dry/slurm/todo.txt")" -eq 2 ] && grep -q 'sbatch --parsable --array=0-1' "$out/last.log" \
     && grep -q '^#SBATCH --gres=gpu:1$' "$out/dry/slurm/grade-array.sh" && grep -q '^#SBATCH --partition=gpu$' "$out/dry/slurm/grade-array.sh" \
     && grep -q '^#SBATCH --qos=short$' "$out/dry/slurm/merge.sh" && grep -q '^#SBATCH --time=00:20:00$' "$out/dry/slurm/grade-array.sh" \
-    && expect yes "--no-submit: 6 submissions in 2 tasks of 4, the options in the scripts" \
-    || { cat "$out/last.log" "$out/dry/slurm/grade-array.sh"; expect no "--no-submit: 6 submissions in 2 tasks of 4, the options in the scripts"; }
+    && expect yes "--no-submit: 4 submissions in 2 tasks of up to 3, the options in the scripts" \
+    || { cat "$out/last.log" "$out/dry/slurm/grade-array.sh"; expect no "--no-submit: 4 submissions in 2 tasks of up to 3, the options in the scripts"; }
 
 cluster=$out/cluster
 if ! setup=$("$kit/course/slurm/one-node-cluster.sh" start "$cluster" 2>"$out/cluster.log"); then
@@ -49,18 +50,18 @@ wait_queue() {  # until the queue is empty; 20 minutes at most
     for _ in $(seq 600); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 2; done
     return 1
 }
-submit=("$grade" --batch "$out/class" --slurm --backend emu --chunk 3 --cpus-per-task 1 --out "$out/results" --work "$out/submit-work")
+submit=("$grade" --batch "$out/class" --slurm --backend emu --chunk 2 --cpus-per-task 1 --out "$out/results" --work "$out/submit-work")
 start=$SECONDS
 "${submit[@]}" >"$out/submit.log" 2>&1
 rc=$?
 cat "$out/submit.log"
-[ $rc -eq 0 ] && grep -q '6 submissions to grade in 2 array tasks' "$out/submit.log" && grep -q '^submitted: array job' "$out/submit.log" \
+[ $rc -eq 0 ] && grep -q '4 submissions to grade in 2 array tasks' "$out/submit.log" && grep -q '^submitted: array job' "$out/submit.log" \
     && expect yes "submitted: an array of 2 tasks and the merge job" || expect no "submitted: an array of 2 tasks and the merge job (exit $rc)"
 wait_queue && expect yes "the jobs ended" || { squeue; expect no "the jobs ended within 20 minutes"; }
 slurm_s=$((SECONDS - start))
 cat "$out/results/slurm/logs/merge.log" 2>/dev/null
-grep -q '^6 submissions in the gradebook' "$out/results/slurm/logs/merge.log" 2>/dev/null \
-    && expect yes "the merge job wrote the gradebook of 6" || { tail -n 20 "$out"/results/slurm/logs/*.log; expect no "the merge job wrote the gradebook of 6"; }
+grep -q '^4 submissions in the gradebook' "$out/results/slurm/logs/merge.log" 2>/dev/null \
+    && expect yes "the merge job wrote the gradebook of 4" || { tail -n 20 "$out"/results/slurm/logs/*.log; expect no "the merge job wrote the gradebook of 4"; }
 [ -z "$(ls -A "$TMPDIR")" ] && expect yes "each task removed its work folder from the local scratch" \
     || { ls "$TMPDIR"; expect no "a task left its work folder in the local scratch"; }
 
@@ -88,13 +89,13 @@ head -n 1 "$reference" | cmp -s - <(head -n 1 "$out/results/gradebook.csv") && e
 # A rerun submits nothing; with a result gone, only that student.
 "${submit[@]}" >"$out/rerun.log" 2>&1
 rc=$?
-[ $rc -eq 0 ] && grep -q 'nothing to submit' "$out/rerun.log" && grep -q '^6 submissions in the gradebook' "$out/rerun.log" \
+[ $rc -eq 0 ] && grep -q 'nothing to submit' "$out/rerun.log" && grep -q '^4 submissions in the gradebook' "$out/rerun.log" \
     && expect yes "a rerun submits nothing and merges at once" || { cat "$out/rerun.log"; expect no "a rerun submits nothing (exit $rc)"; }
 # With a result gone, a rerun picks that student alone (written, not
 # submitted: the array's grading is the one checked above).
-rm "$out/results/lab01-pointer-swap/grade.json"
+rm "$out/results/lab02-blockdim-start/grade.json"
 "${submit[@]}" --no-submit >"$out/rerun.log" 2>&1
-[ $? -eq 0 ] && grep -q '^1 submissions to grade in 1 array tasks' "$out/rerun.log" && [ "$(cat "$out/results/slurm/todo.txt")" = lab01-pointer-swap ] \
+[ $? -eq 0 ] && grep -q '^1 submissions to grade in 1 array tasks' "$out/rerun.log" && [ "$(cat "$out/results/slurm/todo.txt")" = lab02-blockdim-start ] \
     && expect yes "with one result gone, a rerun submits that student alone" || { cat "$out/rerun.log"; expect no "a rerun submits the missing student alone"; }
 
 # merge names what is missing: the student the rerun above would submit (its
@@ -103,12 +104,12 @@ rm -r "$out/results/lab02-harris-indices"
 "$grade" merge "$out/results" --batch "$out/class" >"$out/merge.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q '^2 submissions missing' "$out/merge.log" && grep -q 'lab02-harris-indices: not in this results folder' "$out/merge.log" \
-    && grep -q 'lab01-pointer-swap: Slurm task 0, its log .*/task-0.log' "$out/merge.log" \
+    && grep -q 'lab02-blockdim-start: Slurm task 0, its log .*/task-0.log' "$out/merge.log" \
     && expect yes "merge: exit 1 and the two missing students named, one with its task's log" \
     || { cat "$out/merge.log"; expect no "merge names the missing students (exit $rc)"; }
 "$grade" merge "$out/nowhere" >"$out/merge.log" 2>&1
 [ $? -eq 2 ] && expect yes "merge of a missing folder: exit 2" || expect no "merge of a missing folder: exit 2"
 
-echo "the array of 2 tasks (6 submissions, $(nproc) CPUs) took $slurm_s s from submission to gradebook"
+echo "the array of 2 tasks (4 submissions, $(nproc) CPUs) took $slurm_s s from submission to gradebook"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
