@@ -80,6 +80,13 @@ inline std::uint64_t g_progress = 0;
 void poll(const void* address, unsigned long long value, const void* pc);
 // An atomic read-modify-write by the running thread (atomics.cpp).
 void record_atomic(const void* addr, std::size_t size, const void* pc);
+// Blocks that publish to each other (memcheck.cpp): a __threadfence() by the
+// running thread, and an atomic that changed the word at `addr`. With a fence
+// before the flag's store in the writer and one after its load in the
+// reader, plain data written before the one is no race with plain reads
+// after the other.
+void device_fence();
+void release(const void* addr);
 
 // Trace mode (memcheck.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.
@@ -99,6 +106,8 @@ struct Allocation {
     // What it holds came from a kernel: set by a kernel's write, carried by a
     // device-to-device copy, cleared by a copy from the host.
     mutable bool kernel_written = false;
+    // The bytes the program was given (simt::set_given_bytes); reads past them are out of bounds.
+    mutable std::size_t given = SIZE_MAX;
 };
 const std::map<const unsigned char*, Allocation>& allocations();
 constexpr std::size_t kRedzone = 256;

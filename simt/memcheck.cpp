@@ -29,6 +29,7 @@ namespace {
 // Thread numbers are stored plus one, so an all-zero word means "never
 // touched" and a global shadow can come from calloc's lazily zeroed pages.
 constexpr std::uint32_t kNone = 0;
+constexpr std::uint32_t kUnpublished = ~std::uint32_t{0};  // an access no release covers
 
 // Code addresses, interned so a shadow word stores 4-byte ids.
 std::vector<const void*> g_pcs;
@@ -58,6 +59,7 @@ struct Word {
     std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
     std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
+    std::uint32_t w_clock = 0;  // the writing block's publish clock (global memory; PublishState)
     bool r_many_blocks = false;
     bool w_atomic = false;  // the last write was an atomic read-modify-write
     bool r_atomic = false;  // every read recorded in r_interval was atomic
@@ -105,6 +107,63 @@ std::string element_name(const SharedArray& a, std::size_t offset) {
     return a.name + subscripts;
 }
 
+// ---- blocks that publish to each other ----------------------------------------
+// Each block of a launch has a clock. A plain write to device memory stores
+// its block's clock in the word's shadow; a __threadfence() by thread T
+// advances it, and T's next atomic that changes a word (or volatile store)
+// releases, on that word, every write its block made before the fence. A
+// thread of another block that then reads the word atomically (or volatile)
+// and fences has acquired them for its block: that block's plain accesses to
+// those words race with them no longer. The emulator runs one fiber at a
+// time, so the last release of a word is the one a later read sees.
+struct Release {
+    std::uint32_t block = 0, clock = 0;  // clock 0: released without a fence, so nothing
+};
+struct PublishState {
+    std::uint64_t launch = 0;                                      // the launch's first interval
+    std::vector<std::uint32_t> clock;                              // per block serial, from 1
+    std::unordered_map<std::uint64_t, std::uint32_t> fenced_at;    // (block, thread): what its last fence covers
+    std::unordered_map<std::uint64_t, std::vector<Release>> pending;  // (block, thread): read, not yet fenced
+    std::unordered_map<const void*, Release> released;             // a word's last release
+    std::unordered_map<std::uint64_t, std::uint32_t> acquired;     // (reader block, writer block): clock
+};
+PublishState g_publish;
+
+PublishState& publish_state() {
+    const LaunchState& L = *current_launch();
+    if (g_publish.launch != L.launch_first_interval) {
+        g_publish = PublishState{};
+        g_publish.launch = L.launch_first_interval;
+    }
+    return g_publish;
+}
+std::uint32_t& block_clock(PublishState& s, std::uint32_t block) {
+    if (s.clock.size() <= block) s.clock.resize(block + 1, 1);
+    return s.clock[block];
+}
+std::uint64_t pair_key(std::uint64_t a, std::uint64_t b) { return a << 32 | b; }
+std::uint32_t running_block() { return static_cast<std::uint32_t>(current_launch()->block_serial); }
+
+// An atomic or volatile read of `addr`: what another block released there is
+// the reading thread's once it fences.
+void acquire(const void* addr) {
+    PublishState& s = publish_state();
+    const auto it = s.released.find(addr);
+    const std::uint32_t block = running_block();
+    if (it == s.released.end() || it->second.block == block || it->second.clock == 0) return;
+    std::vector<Release>& mine = s.pending[pair_key(block, current_thread())];
+    for (Release& r : mine)
+        if (r.block == it->second.block) return void(r.clock = std::max(r.clock, it->second.clock));
+    mine.push_back(it->second);
+}
+
+// Whether the running block has acquired `writer`'s write made at `clock`.
+bool published(std::uint32_t writer, std::uint32_t clock) {
+    const PublishState& s = publish_state();
+    const auto it = s.acquired.find(pair_key(running_block(), writer));
+    return it != s.acquired.end() && clock < it->second;
+}
+
 // Only the first report of a check in a launch is spelled out: building the
 // message symbolises code addresses, which runs addr2line.
 template <typename Message>
@@ -129,9 +188,11 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         const WarpSyncs now = current_warp_syncs();
         return now.count != syncs && (now.mask >> ((who - 1) % 32) & 1u) && (now.mask >> ((thread - 1) % 32) & 1u);
     };
-    const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who, std::uint16_t syncs) {
+    // `clock`: the other access's publish clock; reads have none (never published).
+    const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who, std::uint16_t syncs,
+                               std::uint32_t clock) {
         if (at < fresh_from || who == kNone) return false;
-        if (global && blk != block) return true;
+        if (global && blk != block) return clock == kUnpublished || !published(blk, clock);
         return at == interval && who != thread && !warp_ordered(who, syncs);
     };
     const auto who = [&](std::uint32_t blk, std::uint32_t t, std::uint32_t p) {
@@ -143,12 +204,13 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
                                               : std::string(" between the same two barriers");
     };
 
-    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs) && !(atomic && w.w_atomic)) {
+    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) && !(atomic && w.w_atomic)) {
         report(check, [&] {
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
         });
-    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread, w.r_syncs) && !(atomic && w.r_atomic)) {
+    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread, w.r_syncs, kUnpublished) &&
+               !(atomic && w.r_atomic)) {
         const bool first_is_me = w.r_thread == thread && w.r_block == block;
         const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
@@ -166,6 +228,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.w_thread = thread;
         w.w_pc = pc;
         w.w_syncs = current_warp_syncs().count;
+        w.w_clock = global ? block_clock(publish_state(), block) : 0;
     } else if (w.r_interval != interval || w.r_interval < fresh_from) {
         w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
         w.r_interval = interval;
@@ -312,9 +375,22 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         const unsigned char* base = it->first;
         const std::size_t bytes = it->second.bytes;
         if (p >= base && p + size <= base + bytes) {
+            const std::size_t given = it->second.given;
+            if (!write && static_cast<std::size_t>(p - base) + size > given)
+                return report("out-of-bounds access", [&] {
+                    return "thread " + std::to_string(current_thread()) + " read " + std::to_string(size) +
+                           " bytes at offset " + std::to_string(p - base) + " of a device buffer of " +
+                           std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
+                           " elements the lab function was given) at " + line_of(pc_id(pc));
+                });
             if (write) it->second.kernel_written = true;
-            if (write && is_volatile) ++g_progress;
-            return global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
+            if (atomic || is_volatile) acquire(p);  // before the check: an RMW reads first
+            global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
+            if (write && is_volatile) {
+                ++g_progress;
+                release(p);
+            }
+            return;
         }
         if (p + kRedzone >= base && p < base + bytes + kRedzone)
             return report("out-of-bounds access", [&] {
@@ -352,6 +428,29 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
 }  // namespace
 
 void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
+
+void device_fence() {
+    PublishState& s = publish_state();
+    const std::uint32_t block = running_block();
+    const std::uint64_t me = pair_key(block, current_thread());
+    std::uint32_t& clock = block_clock(s, block);
+    s.fenced_at[me] = ++clock;  // its release covers the writes made before: clocks below this
+    if (const auto it = s.pending.find(me); it != s.pending.end()) {
+        for (const Release& r : it->second) {
+            std::uint32_t& have = s.acquired[pair_key(block, r.block)];
+            have = std::max(have, r.clock);
+        }
+        s.pending.erase(it);
+    }
+}
+
+void release(const void* addr) {
+    if (!in_kernel()) return;
+    PublishState& s = publish_state();
+    const std::uint32_t block = running_block();
+    const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
+    s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
+}
 
 void memcheck_begin_launch() {
     g_shared.clear();

@@ -405,7 +405,10 @@ void poll(const void* address, unsigned long long value, const void* pc) {
 
 }  // namespace detail
 
-void threadfence() {}  // a call the compiler cannot move memory accesses across
+// A call the compiler cannot move memory accesses across.
+void threadfence(bool device_wide) {
+    if (device_wide && detail::in_kernel()) detail::device_fence();
+}
 
 unsigned lane_id() { return static_cast<unsigned>(g_lane - g_lanes) % 32; }
 
@@ -609,6 +612,13 @@ LaunchCount launches_so_far() { return {g_launch_count, g_block_count}; }
 bool written_by_kernel(const void* device_ptr) {
     const auto it = g_allocations.find(static_cast<const unsigned char*>(device_ptr));
     return it != g_allocations.end() && it->second.kernel_written;
+}
+
+bool set_given_bytes(const void* device_ptr, std::size_t bytes) {
+    const auto it = g_allocations.find(static_cast<const unsigned char*>(device_ptr));
+    if (it == g_allocations.end()) return false;
+    it->second.given = bytes;
+    return true;
 }
 
 bool set_block_order(const std::string& spec) {

@@ -64,6 +64,11 @@ Work work_so_far();
 // Whether the data at the start of device allocation `p` came from a kernel
 // (1), from the host (0), or unknown (-1).
 int written_by_kernel(const float* p);
+// Only the first `count` floats of allocation `p` are the lab's; the rest is
+// the harness's guard, which a kernel must not read (a GPU's allocation of
+// n elements would end there). The emulator reports such reads as
+// out-of-bounds; on a GPU nothing can tell (a no-op).
+void given(const float* p, std::size_t count);
 // The order blocks start in, for a person ("" where the backend does not choose it),
 // and choosing it (the emulator's: a seed, "reverse", "launch" or "default";
 // false for anything else, and always on a GPU, whose hardware decides).

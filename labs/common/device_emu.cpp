@@ -49,6 +49,7 @@ Work work_so_far() {
 }
 
 int written_by_kernel(const float* p) { return simt::written_by_kernel(p) ? 1 : 0; }
+void given(const float* p, std::size_t count) { simt::set_given_bytes(p, count * sizeof(float)); }
 
 std::string block_order() { return simt::block_order(); }
 bool set_block_order(const std::string& spec) { return simt::set_block_order(spec); }

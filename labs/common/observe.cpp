@@ -33,6 +33,8 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
         buf.out = device::alloc(in.size());
         device::upload(buf.in, in.data(), in.size());
         device::upload(buf.out, seen.out.data(), in.size());
+        device::given(buf.in, seen.n);
+        device::given(buf.out, seen.n);
         const device::Usage before = device::in_use();
         device::take_findings();  // only what this call causes counts
         const device::Work work_before = device::work_so_far();

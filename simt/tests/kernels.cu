@@ -309,3 +309,30 @@ cudaError_t launch_two_arrays(int* d_out) {
     two_arrays<<<1, 32>>>(d_out);  // line 309
     return cudaGetLastError();
 }
+
+// Block b publishes data[b] with a plain store and a flag; block b + 1 waits
+// for the flag and reads data[b] with a plain load. Right on a GPU with a
+// __threadfence() between the store and the flag (fences & 1) and another
+// after the flag's load (fences & 2); without either, a race. Four blocks or
+// fewer: the emulator starts them all at once, so none waits for ever.
+__global__ void publish_chain(float* data, int* flags, float* out, int fences) {
+    const unsigned b = blockIdx.x;
+    if (threadIdx.x == 0) {
+        float before = 0.0f;
+        if (b > 0) {
+            while (atomicAdd(&flags[b - 1], 0) == 0) {
+            }
+            if (fences & 2) __threadfence();
+            before = data[b - 1];  // line 326
+        }
+        data[b] = before + 1.0f;  // line 328
+        if (fences & 1) __threadfence();
+        atomicExch(&flags[b], 1);
+        out[b] = before;
+    }
+}
+
+cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences) {
+    publish_chain<<<blocks, 32>>>(d_data, d_flags, d_out, fences);
+    return cudaGetLastError();
+}

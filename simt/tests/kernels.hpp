@@ -17,3 +17,4 @@ cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid
 cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile);
 cudaError_t launch_warp_scan(const int* d_in, int* d_out, bool use_syncwarp);
 cudaError_t launch_two_arrays(int* d_out);
+cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);

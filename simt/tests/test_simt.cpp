@@ -423,6 +423,46 @@ TEST_CASE("two __shared__ arrays in one declaration: both are checked") {
           "and read by thread 1 at kernels.cu:305 between the same two barriers; launched at kernels.cu:309");
 }
 
+TEST_CASE("a plain load of data another block published: no race with a fence on each side, a race without") {
+    const unsigned blocks = 4;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<int> flags(blocks);
+    for (int fences = 3; fences >= 0; --fences) {
+        INFO("fences " << fences);
+        REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(int)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(launch_publish_chain(data.ptr, flags.ptr, out.ptr, blocks, fences) == cudaSuccess);
+        const auto f = simt::take_findings();
+        const auto got = download(out.ptr, blocks);
+        for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+        if (fences == 3) {
+            CHECK(f.empty());
+        } else {
+            REQUIRE(f.size() == 1);
+            const std::string text = simt::format(f[0]);
+            CHECK(text.rfind("data race on global memory in kernel publish_chain: ", 0) == 0);
+            CHECK(text.find("written by another block (serial ") != std::string::npos);
+            CHECK(text.find("thread 0 at kernels.cu:328 and read by thread 0 at kernels.cu:326 in the same launch") !=
+                  std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("a read past the bytes the program was given is out of bounds, though the allocation goes on") {
+    DeviceArray<int> d_in(64), d_out(64);
+    REQUIRE(cudaMemset(d_in.ptr, 0, 64 * sizeof(int)) == cudaSuccess);
+    CHECK_FALSE(simt::set_given_bytes(d_in.ptr + 1, 4));  // not the start of an allocation
+    REQUIRE(simt::set_given_bytes(d_in.ptr, 60 * sizeof(int)));  // the harness's guard: the last 4
+    simt::take_findings();
+    REQUIRE(launch_reverse(d_in.ptr, d_out.ptr, 1, 64) == cudaSuccess);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "out-of-bounds access in kernel reverse: block (0,0,0): thread 60 read 4 bytes at offset 240 of a device "
+          "buffer of 240 bytes (past its end: the 60 elements the lab function was given) at kernels.cu:11; "
+          "launched at kernels.cu:55");
+}
+
 TEST_CASE("events measure host time") {
     cudaEvent_t start = nullptr, stop = nullptr;
     REQUIRE(cudaEventCreate(&start) == cudaSuccess);

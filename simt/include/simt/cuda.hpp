@@ -157,11 +157,13 @@ void* dynamic_shared();
 // accesses across it. (Not __atomic_thread_fence: under -fsanitize=thread GCC
 // turns that into __tsan_atomic_thread_fence, which memcheck.cpp defines too,
 // for code that writes it directly.)
+// A device-wide fence also tells the race check that the thread's block has
+// published what it wrote before (memcheck.cpp); __threadfence_block does not.
 namespace simt {
-void threadfence();
+void threadfence(bool device_wide = true);
 }
 #define __threadfence() ::simt::threadfence()
-#define __threadfence_block() ::simt::threadfence()
+#define __threadfence_block() ::simt::threadfence(false)
 #define __threadfence_system() ::simt::threadfence()
 
 // Read-only loads through the texture path: a plain load here (instrumented,

@@ -61,6 +61,12 @@ LaunchCount launches_so_far();
 // one a kernel wrote), and no copy from the host replaced it since.
 bool written_by_kernel(const void* device_ptr);
 
+// Only the first `bytes` of the device allocation at `device_ptr` are the
+// program's (the harness pads its buffers with guard elements): a kernel's
+// read past them is reported as an out-of-bounds access, as it would be past
+// an allocation of that size. False if `device_ptr` starts no allocation.
+bool set_given_bytes(const void* device_ptr, std::size_t bytes);
+
 // The order a launch's blocks start in: a seed (digits: a permutation per
 // launch drawn from it), "reverse" (last block first), "launch" (block 0
 // first) or "default" (seed 1). The environment variable SIMT_BLOCK_ORDER
