@@ -83,9 +83,25 @@ std::string hint(const std::vector<float>& input, const std::vector<double>& exp
     if (std::isnan(g)) return "NaN: a read of memory nothing wrote (shared memory, or past the end of the input)";
     if (around([&](std::size_t j) { return got[j] == input[j]; }))
         return "the outputs equal the inputs: the section is loaded and stored but never scanned";
-    if (exclusive && offset == 0)
+    if (exclusive && offset == 0) {
+        // A Brent-Kung down-sweep whose first step (the root's, stride
+        // section / 2) never ran: the first half's total stays in its middle
+        // and the cleared 0 at the end, so each output of the first half is
+        // too large by that total T and each of the second half too small.
+        const std::size_t half = section / 2, end = std::min(n, i + section);
+        const double total = i + half < n ? expected[i + half] : expected[end - 1] + input[end - 1];
+        const auto off_by = [&](std::size_t from, double by) {
+            for (std::size_t j = from; j < std::min(end, from + 4); ++j)
+                if (!within(expected[j] + by, magnitude[j], got[j], exact)) return false;
+            return true;
+        };
+        if (half >= 4 && total != 0 && off_by(i, total) && (i + half >= end || off_by(i + half, -total)))
+            return "each output of the section's first half is too large by that half's total, and of the "
+                   "second half too small by it: the down-sweep's first step (stride " + std::to_string(half) +
+                   ", at the root) never ran (does its loop start at stride = section / 2?)";
         return "an exclusive scan starts every section with the identity 0 (load 0, not x[i - 1], at "
                "the section start)";
+    }
     // (Section starts are judged by the identity hint above, not here.)
     if (exclusive && around([&](std::size_t j) { return j % section == 0 || got[j] == expected[j] + input[j]; }))
         return "these are the inclusive values: an exclusive scan sums only the elements before i (shift "

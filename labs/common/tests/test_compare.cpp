@@ -111,6 +111,21 @@ TEST_CASE("hints name the likely mistake") {
         got[2048] = in[2047];
         CHECK(has(compare::compare(in, got, kLab03BK, true).report, "identity 0"));
     }
+    SUBCASE("a Brent-Kung down-sweep without its root step: the first half off by its total, the second half by minus it") {
+        auto got = expected_f32(in, kLab03BK);
+        const auto e = datasets::reference_scan(in, kLab03BK);
+        for (std::size_t start = 0; start < got.size(); start += 2048) {
+            const std::size_t end = std::min(got.size(), start + 2048);
+            const double total = start + 1024 < got.size() ? e[start + 1024] : e[end - 1] + in[end - 1];
+            for (std::size_t j = start; j < end; ++j)
+                got[j] = static_cast<float>(e[j] + (j - start < 1024 ? total : -total));
+        }
+        const auto r = compare::compare(in, got, kLab03BK, true);
+        INFO(r.report);
+        CHECK(*r.first_wrong == 0);
+        CHECK(has(r.report, "the down-sweep's first step (stride 1024, at the root) never ran"));
+        CHECK_FALSE(has(r.report, "identity 0"));
+    }
     SUBCASE("inclusive values where exclusive ones belong") {
         auto got = expected_f32(in, kLab03BK);
         for (std::size_t j = 0; j < got.size(); ++j)
