@@ -131,6 +131,17 @@ std::string hint(const std::vector<float>& input, const std::vector<double>& exp
         return "from offset " + std::to_string(window) + " on each output sums only its last " + std::to_string(window) +
                " inputs: the step with stride " + std::to_string(window) +
                " never ran (does the loop run while stride < the section size?)";
+    // A section that restarts at its middle: blocks of blockDim.x threads,
+    // each loading two elements, whose sections start at blockIdx.x * blockDim.x.
+    if (section >= 4 && offset == section / 2) {
+        const double restart = exclusive ? expected[i] : expected[i - 1];
+        if (around([&](std::size_t j) {
+                return j % section < offset || within(expected[j] - restart, magnitude[j], got[j], exact);
+            }))
+            return "from offset " + std::to_string(offset) + " on, the outputs are a new scan starting there, as if a "
+                   "section began mid-way: a section of " + std::to_string(section) + " elements starts at blockIdx.x * " +
+                   std::to_string(section) + " (each thread loads two), not blockIdx.x * blockDim.x";
+    }
     if (offset > 0 && offset % 32 == 0)
         return "the first wrong output starts a warp (offset " + std::to_string(offset) +
                " is a multiple of 32): threads of different warps raced; a read/write race on one shared "

@@ -190,6 +190,18 @@ TEST_CASE("hints name the likely mistake") {
         REQUIRE(*r.first_wrong == 2049 * 2048);
         CHECK(has(r.report, "only the first 2048 block sums are scanned"));
     }
+    SUBCASE("sections that start at blockIdx.x * blockDim.x: a new scan from the section's middle") {
+        for (const ScanSpec& spec : {kLab02, kLab03BK}) {
+            auto got = expected_f32(in, spec);
+            const auto e = datasets::reference_scan(in, spec);
+            const double restart = spec.kind == ScanKind::Exclusive ? e[1024] : e[1023];
+            for (std::size_t j = 1024; j < 2048; ++j) got[j] = static_cast<float>(e[j] - restart);
+            const auto r = compare::compare(in, got, spec, true);
+            INFO(r.report);
+            CHECK(*r.first_wrong >= 1024);
+            CHECK(has(r.report, "as if a section began mid-way: a section of 2048 elements starts at blockIdx.x * 2048"));
+        }
+    }
     SUBCASE("other errors inside a section get the general hint") {
         auto got = expected_f32(in, kLab01);
         got[700] += 37.0f;
