@@ -55,6 +55,9 @@ struct WarpSyncs {
     unsigned mask = 0;
 };
 WarpSyncs current_warp_syncs();
+// Whether this launch has completed a __syncwarp rendezvous (until then every
+// warp's count is 0, so the checks need not ask); cleared when a launch ends.
+inline bool g_syncwarp_seen = false;
 bool in_kernel();
 bool on_fiber_stack(const void* p);  // the running GPU thread's own stack
 std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ memory

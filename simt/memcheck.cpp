@@ -120,23 +120,18 @@ struct Release {
     std::uint32_t block = 0, clock = 0;  // clock 0: released without a fence, so nothing
 };
 struct PublishState {
-    std::uint64_t launch = 0;                                      // the launch's first interval
     std::vector<std::uint32_t> clock;                              // per block serial, from 1
     std::unordered_map<std::uint64_t, std::uint32_t> fenced_at;    // (block, thread): what its last fence covers
     std::unordered_map<std::uint64_t, std::vector<Release>> pending;  // (block, thread): read, not yet fenced
     std::unordered_map<const void*, Release> released;             // a word's last release
     std::unordered_map<std::uint64_t, std::uint32_t> acquired;     // (reader block, writer block): clock
 };
+// The running launch's; cleared when it ends. Until its first device fence
+// every block's clock is 1, so a write's clock is known without a lookup.
 PublishState g_publish;
+bool g_fenced = false;
 
-PublishState& publish_state() {
-    const LaunchState& L = *current_launch();
-    if (g_publish.launch != L.launch_first_interval) {
-        g_publish = PublishState{};
-        g_publish.launch = L.launch_first_interval;
-    }
-    return g_publish;
-}
+PublishState& publish_state() { return g_publish; }
 std::uint32_t& block_clock(PublishState& s, std::uint32_t block) {
     if (s.clock.size() <= block) s.clock.resize(block + 1, 1);
     return s.clock[block];
@@ -184,7 +179,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     // A lane of this warp whose access a __syncwarp that both took part in
     // has since ordered before this one (thread numbers are plus one).
     const auto warp_ordered = [&](std::uint32_t who, std::uint16_t syncs) {
-        if (who == kNone || (who - 1) / 32 != (thread - 1) / 32) return false;
+        if (!g_syncwarp_seen || who == kNone || (who - 1) / 32 != (thread - 1) / 32) return false;
         const WarpSyncs now = current_warp_syncs();
         return now.count != syncs && (now.mask >> ((who - 1) % 32) & 1u) && (now.mask >> ((thread - 1) % 32) & 1u);
     };
@@ -227,8 +222,8 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.w_block = block;
         w.w_thread = thread;
         w.w_pc = pc;
-        w.w_syncs = current_warp_syncs().count;
-        w.w_clock = global ? block_clock(publish_state(), block) : 0;
+        w.w_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
+        w.w_clock = !global ? 0 : g_fenced ? block_clock(publish_state(), block) : 1;
     } else if (w.r_interval != interval || w.r_interval < fresh_from) {
         w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
         w.r_interval = interval;
@@ -237,7 +232,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.r_pc = pc;
         w.r_thread2 = kNone;
         w.r_atomic = atomic;
-        w.r_syncs = current_warp_syncs().count;
+        w.r_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
     } else if (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs))) {
         // Every read recorded in this interval is ordered before this one by a
         // __syncwarp: a write that conflicts with them conflicts with this one.
@@ -245,7 +240,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.r_pc = pc;
         w.r_thread2 = kNone;
         w.r_atomic = atomic;
-        w.r_syncs = current_warp_syncs().count;
+        w.r_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
     } else {
         w.r_atomic = w.r_atomic && atomic;
         if (w.r_thread != thread && w.r_thread2 == kNone) {
@@ -430,6 +425,7 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
 void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
 
 void device_fence() {
+    g_fenced = true;
     PublishState& s = publish_state();
     const std::uint32_t block = running_block();
     const std::uint64_t me = pair_key(block, current_thread());
@@ -504,6 +500,9 @@ void shared_fresh() { memcheck_begin_launch(); }
 
 void memcheck_end_launch() {
     g_shared.clear();
+    g_publish = PublishState{};
+    g_fenced = false;
+    g_syncwarp_seen = false;
     // Shadows of freed allocations go; live ones stay, made stale by the interval numbers.
     for (auto it = g_global.begin(); it != g_global.end();) {
         const auto a = allocations().find(it->first);

@@ -275,7 +275,10 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                                    ", named in its mask, did not arrive (exited, or waiting at another barrier)");
         Warp& warp = (*g_warps)[first / 32];
         ++warp.round;
-        if (orders_memory) warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), met};
+        if (orders_memory) {
+            warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), met};
+            detail::g_syncwarp_seen = true;
+        }
         for (std::size_t t = first; t < last; ++t)
             if (lanes[t].status == Status::AtWarpSync) lanes[t].status = Status::Running;
         released = true;
