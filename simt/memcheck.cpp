@@ -131,10 +131,10 @@ struct PublishState {
 PublishState g_publish;
 bool g_fenced = false;
 
-PublishState& publish_state() { return g_publish; }
-std::uint32_t& block_clock(PublishState& s, std::uint32_t block) {
-    if (s.clock.size() <= block) s.clock.resize(block + 1, 1);
-    return s.clock[block];
+std::uint32_t& block_clock(std::uint32_t block) {
+    std::vector<std::uint32_t>& clock = g_publish.clock;
+    if (clock.size() <= block) clock.resize(block + 1, 1);
+    return clock[block];
 }
 std::uint64_t pair_key(std::uint64_t a, std::uint64_t b) { return a << 32 | b; }
 std::uint32_t running_block() { return static_cast<std::uint32_t>(current_launch()->block_serial); }
@@ -142,7 +142,8 @@ std::uint32_t running_block() { return static_cast<std::uint32_t>(current_launch
 // An atomic or volatile read of `addr`: what another block released there is
 // the reading thread's once it fences.
 void acquire(const void* addr) {
-    PublishState& s = publish_state();
+    if (!g_fenced) return;  // every release so far has clock 0
+    PublishState& s = g_publish;
     const auto it = s.released.find(addr);
     const std::uint32_t block = running_block();
     if (it == s.released.end() || it->second.block == block || it->second.clock == 0) return;
@@ -154,7 +155,7 @@ void acquire(const void* addr) {
 
 // Whether the running block has acquired `writer`'s write made at `clock`.
 bool published(std::uint32_t writer, std::uint32_t clock) {
-    const PublishState& s = publish_state();
+    const PublishState& s = g_publish;
     const auto it = s.acquired.find(pair_key(running_block(), writer));
     return it != s.acquired.end() && clock < it->second;
 }
@@ -178,6 +179,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     const auto block = static_cast<std::uint32_t>(L.block_serial);
     // A lane of this warp whose access a __syncwarp that both took part in
     // has since ordered before this one (thread numbers are plus one).
+    const auto syncs_now = [] { return g_syncwarp_seen ? current_warp_syncs().count : std::uint16_t{0}; };
     const auto warp_ordered = [&](std::uint32_t who, std::uint16_t syncs) {
         if (!g_syncwarp_seen || who == kNone || (who - 1) / 32 != (thread - 1) / 32) return false;
         const WarpSyncs now = current_warp_syncs();
@@ -222,25 +224,24 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         w.w_block = block;
         w.w_thread = thread;
         w.w_pc = pc;
-        w.w_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
-        w.w_clock = !global ? 0 : g_fenced ? block_clock(publish_state(), block) : 1;
-    } else if (w.r_interval != interval || w.r_interval < fresh_from) {
-        w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
-        w.r_interval = interval;
-        w.r_block = block;
+        w.w_syncs = syncs_now();
+        w.w_clock = !global ? 0 : g_fenced ? block_clock(block) : 1;
+    } else if (const bool new_interval = w.r_interval != interval || w.r_interval < fresh_from;
+               new_interval ||
+               (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs)))) {
+        // A new interval, or every read recorded in this one is ordered before
+        // this one by a __syncwarp (a write that conflicts with them conflicts
+        // with this one): this read starts the record.
+        if (new_interval) {
+            w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
+            w.r_interval = interval;
+            w.r_block = block;
+        }
         w.r_thread = thread;
         w.r_pc = pc;
         w.r_thread2 = kNone;
         w.r_atomic = atomic;
-        w.r_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
-    } else if (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs))) {
-        // Every read recorded in this interval is ordered before this one by a
-        // __syncwarp: a write that conflicts with them conflicts with this one.
-        w.r_thread = thread;
-        w.r_pc = pc;
-        w.r_thread2 = kNone;
-        w.r_atomic = atomic;
-        w.r_syncs = g_syncwarp_seen ? current_warp_syncs().count : 0;
+        w.r_syncs = syncs_now();
     } else {
         w.r_atomic = w.r_atomic && atomic;
         if (w.r_thread != thread && w.r_thread2 == kNone) {
@@ -353,6 +354,12 @@ bool is_program_memory(const unsigned char* p) {
     return false;
 }
 
+// "thread 5 read 4 bytes", for a report of the running thread's access.
+std::string access_by_thread(bool write, std::size_t size) {
+    return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") + std::to_string(size) +
+           " bytes";
+}
+
 // `is_volatile`: a volatile access, which on device memory is checked as an
 // atomic one (volatile flags and data, with fences, are how blocks have long
 // talked to each other); on shared memory as a plain one.
@@ -373,8 +380,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
             const std::size_t given = it->second.given;
             if (!write && static_cast<std::size_t>(p - base) + size > given)
                 return report("out-of-bounds access", [&] {
-                    return "thread " + std::to_string(current_thread()) + " read " + std::to_string(size) +
-                           " bytes at offset " + std::to_string(p - base) + " of a device buffer of " +
+                    return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
                            std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
                            " elements the lab function was given) at " + line_of(pc_id(pc));
                 });
@@ -389,24 +395,19 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         }
         if (p + kRedzone >= base && p < base + bytes + kRedzone)
             return report("out-of-bounds access", [&] {
-                return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
-                       std::to_string(size) + " bytes " +
-                       outside(p - base, "a " + std::to_string(bytes) + "-byte device allocation") + " at " +
+                return access_by_thread(write, size) + " " + outside(p - base, "a " + std::to_string(bytes) + "-byte device allocation") + " at " +
                        line_of(pc_id(pc));
             });
     }
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
             return report("out-of-bounds access", [&] {
-                return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") +
-                       std::to_string(size) + " bytes " +
-                       outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
+                return access_by_thread(write, size) + " " + outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
                        " at " + line_of(pc_id(pc));
             });
     if (!is_program_memory(p))
         report("kernel access to host memory", [&] {
-            return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") + std::to_string(size) +
-                   " bytes at " + line_of(pc_id(pc)) +
+            return access_by_thread(write, size) + " at " + line_of(pc_id(pc)) +
                    " outside every device allocation and shared array: a host pointer passed to the kernel? (pass "
                    "pointers from cudaMalloc; a GPU stops with an illegal address here)";
         });
@@ -426,10 +427,10 @@ void record_atomic(const void* addr, std::size_t size, const void* pc) { on_acce
 
 void device_fence() {
     g_fenced = true;
-    PublishState& s = publish_state();
+    PublishState& s = g_publish;
     const std::uint32_t block = running_block();
     const std::uint64_t me = pair_key(block, current_thread());
-    std::uint32_t& clock = block_clock(s, block);
+    std::uint32_t& clock = block_clock(block);
     s.fenced_at[me] = ++clock;  // its release covers the writes made before: clocks below this
     if (const auto it = s.pending.find(me); it != s.pending.end()) {
         for (const Release& r : it->second) {
@@ -441,8 +442,10 @@ void device_fence() {
 }
 
 void release(const void* addr) {
-    if (!in_kernel()) return;
-    PublishState& s = publish_state();
+    // Before the launch's first fence a release (clock 0) covers nothing, and
+    // no earlier release of the word covers anything either.
+    if (!g_fenced || !in_kernel()) return;
+    PublishState& s = g_publish;
     const std::uint32_t block = running_block();
     const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
     s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
