@@ -1,8 +1,12 @@
 // CUDA backend of device.hpp (with device_runtime.cpp). The build links every test with
-// -Wl,--wrap=<call> for the allocation calls below, so allocations made by the
-// lab's scan.cu are counted here and a lab that forgets cudaFree is caught.
+// -Wl,--wrap=<call> for the allocation and launch calls below, so allocations made by
+// the lab's scan.cu are counted here and a lab that forgets cudaFree is caught, and
+// so are its launches (nvcc's `kernel<<<...>>>` stubs call __cudaLaunchKernel from
+// CUDA 13 on, cudaLaunchKernel before): a lab function that launched nothing
+// computed its answer on the host.
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
@@ -15,6 +19,15 @@ cudaError_t __real_cudaMallocAsync(void** p, size_t bytes, cudaStream_t stream);
 cudaError_t __real_cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height);
 cudaError_t __real_cudaFree(void* p);
 cudaError_t __real_cudaFreeAsync(void* p, cudaStream_t stream);
+cudaError_t __real_cudaLaunchKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s);
+cudaError_t __real_cudaLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared,
+                                               cudaStream_t s);
+cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* f, void** args);
+#if CUDART_VERSION >= 13000
+cudaError_t __real___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s);
+cudaError_t __real___cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared,
+                                           cudaStream_t s);
+#endif
 }
 
 namespace {
@@ -28,6 +41,17 @@ cudaError_t track(cudaError_t err, void** p, std::size_t bytes) {
     if (err == cudaSuccess && *p != nullptr) {
         std::lock_guard<std::mutex> lock(g_mutex);
         g_live[*p] = bytes;
+    }
+    return err;
+}
+
+std::atomic<long long> g_launches{0}, g_blocks{0};
+
+// Counts a launch the runtime accepted (one it refused ran nothing).
+cudaError_t count_launch(cudaError_t err, dim3 grid) {
+    if (err == cudaSuccess) {
+        ++g_launches;
+        g_blocks += 1ll * grid.x * grid.y * grid.z;
     }
     return err;
 }
@@ -63,6 +87,25 @@ cudaError_t __wrap_cudaFree(void* p) { return untrack(__real_cudaFree(p), p); }
 cudaError_t __wrap_cudaFreeAsync(void* p, cudaStream_t stream) {
     return untrack(__real_cudaFreeAsync(p, stream), p);
 }
+cudaError_t __wrap_cudaLaunchKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+    return count_launch(__real_cudaLaunchKernel(f, grid, block, args, shared, s), grid);
+}
+cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared,
+                                               cudaStream_t s) {
+    return count_launch(__real_cudaLaunchCooperativeKernel(f, grid, block, args, shared, s), grid);
+}
+cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* f, void** args) {
+    return count_launch(__real_cudaLaunchKernelExC(config, f, args), config->gridDim);
+}
+#if CUDART_VERSION >= 13000
+cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+    return count_launch(__real___cudaLaunchKernel(k, grid, block, args, shared, s), grid);
+}
+cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared,
+                                           cudaStream_t s) {
+    return count_launch(__real___cudaLaunchKernel_ptsz(k, grid, block, args, shared, s), grid);
+}
+#endif
 }
 
 namespace device {
@@ -90,9 +133,8 @@ std::vector<LaunchDivergence> take_divergence() { return {}; }
 bool trace_shared(const std::string&, unsigned, std::size_t) { return false; }
 std::string take_shared_trace() { return {}; }
 
-// The GPU's launches are not counted (nvcc's launch stubs call the runtime
-// directly); the emulator's runs judge whether a lab function used the GPU.
-Work work_so_far() { return {}; }
+Work work_so_far() { return {g_launches.load(), g_blocks.load()}; }
+// Where the output's data came from is the emulator's to tell.
 int written_by_kernel(const float*) { return -1; }
 void given(const float*, std::size_t) {}
 std::string block_order() { return ""; }
