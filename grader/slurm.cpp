@@ -60,13 +60,16 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
     return "#!/bin/bash\n"
            "# Written by scan-grade --slurm: array task K grades the submissions on\n"
            "# line K+1 of todo.txt into the results folder, building in a work folder\n"
-           "# of its own on the node's local scratch, removed when it ends.\n"
+           "# of its own on the node's local scratch, removed when it ends. The\n"
+           "# tasks share one compiler cache (where ccache is installed) in the\n"
+           "# results folder, so only the first compiles the kit's unchanged files.\n"
            "#SBATCH --job-name=scan-grade\n"
            "#SBATCH --output=" + dir + "/logs/task-%a.log\n"
            "#SBATCH --cpus-per-task=" + std::to_string(r.settings.cpus_per_task) + "\n"
            "#SBATCH --time=" + r.settings.time + "\n" +
            (r.backend == "emu" ? std::string() : std::string("#SBATCH --gres=gpu:1\n")) + common_options(r) +
            "set -u\n"
+           "export CCACHE_DIR=\"${CCACHE_DIR:-" + dir + "/ccache}\"\n"
            "work=$(mktemp -d \"${TMPDIR:-/tmp}/scan-grade-${SLURM_ARRAY_JOB_ID}-${SLURM_ARRAY_TASK_ID}-XXXXXX\") || exit 1\n"
            "trap 'rm -rf \"$work\"' EXIT\n"
            "sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quote(dir + "/todo.txt") + " | tr '\\t' '\\n' > \"$work/part.txt\"\n"

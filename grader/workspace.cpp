@@ -1,5 +1,6 @@
 #include "workspace.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <regex>
@@ -74,6 +75,37 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
 
 namespace {
 
+// The compiler cache the builds share, where the grader was given one
+// (CCACHE_DIR in its environment: CI's, or a Slurm batch's folder): every
+// work folder then compiles the kit's unchanged files once, not once per
+// folder (a Slurm task's or a Gradescope container's cold start). The
+// builds' minimal environment gets it, with the build folders' paths left
+// out of the hash, and the sandbox lets the build write there. Without it,
+// Meson's ccache (where installed) caches in each work folder alone.
+struct CompileCache {
+    std::vector<std::string> env, writable;
+};
+const CompileCache& compile_cache() {
+    static const CompileCache cache = [] {
+        CompileCache c;
+        const char* dir = std::getenv("CCACHE_DIR");
+        if (dir == nullptr || *dir == '\0') return c;
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        const std::string absolute = fs::absolute(dir, ec).string();
+        c.env = {"CCACHE_DIR=" + absolute, "CCACHE_NOHASHDIR=true"};
+        c.writable = {absolute};
+        return c;
+    }();
+    return cache;
+}
+
+std::vector<std::string> with_cache(std::vector<std::string> writable) {
+    const auto& extra = compile_cache().writable;
+    writable.insert(writable.end(), extra.begin(), extra.end());
+    return writable;
+}
+
 std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
                                     const std::string& solution) {
     return {"meson", "setup", build, source, "-Dsolution=" + solution, "-Dscan_backend=" + backend,
@@ -98,8 +130,8 @@ void Workspace::configure(const Sandbox& sandbox) {
     }
     fs::remove_all(dir_ + "/build");
     // Nothing of the student's is in the build yet: a failure here is the kit's or the machine's.
-    const Outcome o = run_contained(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, {dir_},
-                                    Limits{timeout_s_}, sandbox);
+    const Outcome o = run_contained(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, with_cache({dir_}),
+                                    Limits{timeout_s_}, sandbox, {}, compile_cache().env);
     if (!o.ok())
         throw std::runtime_error("the kit does not configure for " + backend_ + " (meson setup " + o.describe() + "):\n" +
                                  first_errors(o.output, dir_ + "/kit/"));
@@ -125,7 +157,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         fs::remove(module(*lab));
         for (const auto& t : targets(*lab)) command.push_back(t);
     }
-    const Outcome o = run_contained(command, dir_, {dir_}, Limits{timeout_s_}, sandbox);
+    const Outcome o = run_contained(command, dir_, with_cache({dir_}), Limits{timeout_s_}, sandbox, {}, compile_cache().env);
     std::vector<BuildResult> results;
     for (const auto& [lab, file] : labs) {
         BuildResult r{fs::exists(runner(*lab)) && (backend_ != "cuda" || fs::exists(module(*lab))), "", o.seconds};
@@ -134,7 +166,8 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
             // The log mixes every lab's compiler output: this lab's own errors come from building it alone.
             std::vector<std::string> alone = {"ninja", "-C", dir_ + "/build"};
             for (const auto& t : targets(*lab)) alone.push_back(t);
-            const Outcome mine = labs.size() > 1 ? run_contained(alone, dir_, {dir_}, Limits{timeout_s_}, sandbox) : o;
+            const Outcome mine =
+                labs.size() > 1 ? run_contained(alone, dir_, with_cache({dir_}), Limits{timeout_s_}, sandbox, {}, compile_cache().env) : o;
             r.errors = first_errors(mine.output, dir_ + "/kit/");
         }
         results.push_back(r);
@@ -149,10 +182,11 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     const std::string build = work + "/reference-" + backend;
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {
-        const Outcome o = run_contained(setup_args(build, kit, backend, "reference"), work, {}, Limits{timeout_s}, none);
+        const Outcome o =
+            run_contained(setup_args(build, kit, backend, "reference"), work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
         if (!o.ok()) throw std::runtime_error("the reference does not configure: " + o.output.substr(0, 3000));
     }
-    const Outcome o = run_contained({"ninja", "-C", build, target}, work, {}, Limits{timeout_s}, none);
+    const Outcome o = run_contained({"ninja", "-C", build, target}, work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
     if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, kit + "/"));
     return build + "/" + target;
 }
