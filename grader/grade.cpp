@@ -1020,15 +1020,20 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     std::vector<LabState*> graded;
     for (std::size_t i = 0; i < to_build.size(); ++i) {
         LabState& state = **std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == to_build[i].first; });
-        std::string failed;
-        for (std::size_t w = 0; w < slot.workspaces.size() && failed.empty(); ++w)
+        // Every backend that failed is named, with its own messages: g++ on the
+        // emulator and nvcc see different things (one may accept what the other does not).
+        std::string failed, errors;
+        for (std::size_t w = 0; w < slot.workspaces.size(); ++w)
             if (!builds[w][i].ok) {
-                state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + slot.workspaces[w]->backend() + ")",
-                                     "Compile errors:\n" + builds[w][i].errors);
-                state.out.submitted = true;
-                failed = "x";
+                const std::string& backend = slot.workspaces[w]->backend();
+                failed += (failed.empty() ? "" : ", ") + backend;
+                errors += (errors.empty() ? "" : "\n") + std::string("Compile errors (") + backend + "):\n" + builds[w][i].errors;
             }
-        if (!failed.empty()) continue;
+        if (!failed.empty()) {
+            state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + failed + ")", errors);
+            state.out.submitted = true;
+            continue;
+        }
         state.out.built = true;
         plan_units(ctx, state);
         graded.push_back(&state);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -179,15 +180,29 @@ std::string reference_build(const std::string& work, const std::string& kit, con
                             const std::string& target, double timeout_s) {
     static std::mutex mutex;  // batch workers share one reference build
     std::lock_guard<std::mutex> lock(mutex);
+    // The reference builds from a copy of the kit's build parts, reference/
+    // and the emulator's tests (the reference's suites use them) in the work
+    // folder, brought up to date once per run, as a workspace does: its
+    // compile commands then name the same relative paths in every work
+    // folder, so a shared compiler cache serves a fresh one.
+    static std::set<std::string> copied;
+    const fs::path source = fs::path(work) / "reference-kit";
+    if (copied.insert(work).second) {
+        copy_kit(kit, source);
+        for (const char* folder : {"reference", "simt/tests"})
+            for (const auto& entry : fs::recursive_directory_iterator(fs::path(kit) / folder))
+                if (entry.is_regular_file())
+                    copy_if_changed(entry.path(), source / entry.path().lexically_relative(kit));
+    }
     const std::string build = work + "/reference-" + backend;
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {
         const Outcome o =
-            run_contained(setup_args(build, kit, backend, "reference"), work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
+            run_contained(setup_args(build, source.string(), backend, "reference"), work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
         if (!o.ok()) throw std::runtime_error("the reference does not configure: " + o.output.substr(0, 3000));
     }
     const Outcome o = run_contained({"ninja", "-C", build, target}, work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
-    if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, kit + "/"));
+    if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, source.string() + "/"));
     return build + "/" + target;
 }
 
