@@ -61,9 +61,13 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
     std::string line, out;
     int kept = 0;
     for (bool in_error = false; std::getline(in, line) && kept < 12;) {
-        // The linker names sources through the build folder (build/../kit/labs/...).
+        // The linker names sources through the build folder (build/../kit/labs/...),
+        // and an object from the shared compiler cache through the build folder
+        // of the work folder that compiled it first.
+        static const std::regex cached_build(R"((/[^\s:'"`]+)?/build/\.\./kit/)");
         for (const std::string& cut : {through_build(prefix), prefix})
             for (std::size_t at; (at = line.find(cut)) != std::string::npos;) line.erase(at, cut.size());
+        line = std::regex_replace(line, cached_build, "");
         if (names_a_cause(line)) in_error = true;
         else if (line.rfind("[", 0) == 0 || line.rfind("ninja:", 0) == 0 || line.rfind("FAILED", 0) == 0) in_error = false;
         if (in_error) {
@@ -101,10 +105,12 @@ const CompileCache& compile_cache() {
     return cache;
 }
 
-std::vector<std::string> with_cache(std::vector<std::string> writable) {
-    const auto& extra = compile_cache().writable;
-    writable.insert(writable.end(), extra.begin(), extra.end());
-    return writable;
+// A configure or build step: run_contained with the compiler cache added.
+Outcome build_step(const std::vector<std::string>& argv, const std::string& cwd, std::vector<std::string> writable,
+                   double timeout_s, const Sandbox& sandbox) {
+    const CompileCache& cache = compile_cache();
+    writable.insert(writable.end(), cache.writable.begin(), cache.writable.end());  // the sandbox lets it write there
+    return run_contained(argv, cwd, writable, Limits{timeout_s}, sandbox, {}, cache.env);
 }
 
 std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
@@ -131,8 +137,7 @@ void Workspace::configure(const Sandbox& sandbox) {
     }
     fs::remove_all(dir_ + "/build");
     // Nothing of the student's is in the build yet: a failure here is the kit's or the machine's.
-    const Outcome o = run_contained(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, with_cache({dir_}),
-                                    Limits{timeout_s_}, sandbox, {}, compile_cache().env);
+    const Outcome o = build_step(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, {dir_}, timeout_s_, sandbox);
     if (!o.ok())
         throw std::runtime_error("the kit does not configure for " + backend_ + " (meson setup " + o.describe() + "):\n" +
                                  first_errors(o.output, dir_ + "/kit/"));
@@ -158,7 +163,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         fs::remove(module(*lab));
         for (const auto& t : targets(*lab)) command.push_back(t);
     }
-    const Outcome o = run_contained(command, dir_, with_cache({dir_}), Limits{timeout_s_}, sandbox, {}, compile_cache().env);
+    const Outcome o = build_step(command, dir_, {dir_}, timeout_s_, sandbox);
     std::vector<BuildResult> results;
     for (const auto& [lab, file] : labs) {
         BuildResult r{fs::exists(runner(*lab)) && (backend_ != "cuda" || fs::exists(module(*lab))), "", o.seconds};
@@ -167,8 +172,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
             // The log mixes every lab's compiler output: this lab's own errors come from building it alone.
             std::vector<std::string> alone = {"ninja", "-C", dir_ + "/build"};
             for (const auto& t : targets(*lab)) alone.push_back(t);
-            const Outcome mine =
-                labs.size() > 1 ? run_contained(alone, dir_, with_cache({dir_}), Limits{timeout_s_}, sandbox, {}, compile_cache().env) : o;
+            const Outcome mine = labs.size() > 1 ? build_step(alone, dir_, {dir_}, timeout_s_, sandbox) : o;
             r.errors = first_errors(mine.output, dir_ + "/kit/");
         }
         results.push_back(r);
@@ -197,11 +201,10 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     const std::string build = work + "/reference-" + backend;
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {
-        const Outcome o =
-            run_contained(setup_args(build, source.string(), backend, "reference"), work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
+        const Outcome o = build_step(setup_args(build, source.string(), backend, "reference"), work, {}, timeout_s, none);
         if (!o.ok()) throw std::runtime_error("the reference does not configure: " + o.output.substr(0, 3000));
     }
-    const Outcome o = run_contained({"ninja", "-C", build, target}, work, {}, Limits{timeout_s}, none, {}, compile_cache().env);
+    const Outcome o = build_step({"ninja", "-C", build, target}, work, {}, timeout_s, none);
     if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, source.string() + "/"));
     return build + "/" + target;
 }
