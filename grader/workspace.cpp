@@ -23,11 +23,9 @@ void copy_if_changed(const fs::path& from, const fs::path& to) {
     fs::copy_file(from, to, fs::copy_options::overwrite_existing);
 }
 
-// What a student build needs of the kit: the student repository's build
-// parts (export.hpp, the one list), so never reference/ or grader/, nor build
-// or work folders that may sit inside it.
-void copy_kit(const fs::path& kit, const fs::path& to) {
-    for (const KitPart& part : handout_parts()) {
+// The build parts of `parts` (export.hpp), each to its place in the kit.
+void copy_parts(const fs::path& kit, const fs::path& to, const std::vector<KitPart>& parts) {
+    for (const KitPart& part : parts) {
         if (!part.build) continue;
         const fs::path from = kit / part.from;
         if (!part.folder) copy_if_changed(from, to / part.from);
@@ -35,6 +33,11 @@ void copy_kit(const fs::path& kit, const fs::path& to) {
             for (const std::string& rel : part_files(kit.string(), part)) copy_if_changed(from / rel, to / part.from / rel);
     }
 }
+
+// What a student build needs of the kit: the student repository's build
+// parts (export.hpp, the one list), so never reference/ or grader/, nor build
+// or work folders that may sit inside it.
+void copy_kit(const fs::path& kit, const fs::path& to) { copy_parts(kit, to, handout_parts()); }
 
 // Whether a build log's line starts or continues a message that names a
 // cause: a compiler's error (ptxas says "fatal"), or the linker's (GNU ld and nvlink name the
@@ -192,11 +195,9 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     static std::set<std::string> copied;
     const fs::path source = fs::path(work) / "reference-kit";
     if (copied.insert(work).second) {
-        copy_kit(kit, source);
-        for (const char* folder : {"reference", "simt/tests"})
-            for (const auto& entry : fs::recursive_directory_iterator(fs::path(kit) / folder))
-                if (entry.is_regular_file())
-                    copy_if_changed(entry.path(), source / entry.path().lexically_relative(kit));
+        std::vector<KitPart> parts = handout_parts();
+        for (const char* folder : {"reference", "simt/tests"}) parts.push_back({folder, folder, true, true});
+        copy_parts(kit, source, parts);
     }
     const std::string build = work + "/reference-" + backend;
     const Sandbox none;
