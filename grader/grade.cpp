@@ -280,6 +280,7 @@ struct Unit {
 struct LabState {
     const catalog::Lab* lab;
     std::string file;
+    std::string cache_key;  // where its result goes in the result cache; empty: it is not kept
     LabResult out;
     std::vector<Unit> units;
     std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
@@ -920,6 +921,15 @@ void score_correctness(const Context& ctx, LabState& state) {
                               std::to_string(passed) + " of " + std::to_string(scored) + " datasets right"});
 }
 
+// Whether a lab's result is the code's alone, the same on any machine: no
+// run of it timed out (how long a run may take depends on the machine's load).
+bool decided_by_the_code(const LabState& state) {
+    if (state.emu_timeouts > 0 || !state.gpu_hung.empty() || stopping()) return false;
+    for (const auto& [mine, reference] : state.divergence)
+        if (mine.timed_out || reference.timed_out) return false;
+    return true;
+}
+
 void check_stop() {
     if (stopping()) throw Stopped();
 }
@@ -1003,7 +1013,14 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             if (const std::string broken = source_policy(out.source); !broken.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
                 out.submitted = true;
+            } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, out.source) : "";
+                       const auto hit = key.empty() ? std::nullopt : ctx.cache.find(key)) {
+                out = *hit;
+                report.cached.push_back(id);
+                progress(id + ": the result of an earlier grading of the same scan.cu, kit and rubric (" +
+                         ctx.cache.dir() + "; --no-cache grades it again)");
             } else {
+                state->cache_key = key;
                 to_build.push_back({state->lab, state->file});
             }
         }
@@ -1090,6 +1107,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             out.components.push_back(score_safety(ctx, *state, out));
             out.components.push_back(score_divergence(ctx, slot, *state, out));
             out.components.push_back(score_timing(ctx, slot, *state, out));
+            if (!state->cache_key.empty() && decided_by_the_code(*state)) ctx.cache.store(state->cache_key, out);
         }
     }
     for (auto& state : states) report.labs.push_back(std::move(state->out));

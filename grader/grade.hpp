@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "report.hpp"
+#include "result_cache.hpp"
 #include "rubric.hpp"
 #include "sandbox.hpp"
 #include "submission.hpp"
@@ -66,6 +67,7 @@ struct Context {
     std::vector<std::string> gpus;
     std::vector<std::unique_ptr<GpuLock>> gpu_locks;
     Tokens cpu{1};
+    ResultCache cache;  // on where the emulator alone grades (result_cache.hpp)
     std::function<void(const std::string&)> progress;  // one line per step, may be empty
 };
 

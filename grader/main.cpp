@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +51,9 @@ options:
   --part FILE      --batch: grade only the entries of FOLDER named in FILE (one per line) and write
                    no gradebook (a Slurm task's share; scan-grade merge writes it)
   --no-sandbox     run student code without bubblewrap even where it works
+  --no-cache       grade every lab again: without it, a lab graded on the emulator alone before,
+                   with the same scan.cu, kit, grader and rubric, takes that result (the cache is
+                   WORK/result-cache, or $SCAN_GRADE_CACHE; never used where a GPU grades)
 Slurm (--batch FOLDER --slurm; OUT must be on a file system the nodes share, course/slurm/README.md):
   --partition P, --account A, --time HH:MM:SS, --cpus-per-task N
                    each array task's request (default: the rubric's "slurm" section, else the
@@ -168,7 +172,7 @@ int main(int argc, char** argv) {
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
     unsigned jobs = 0;  // 0: the default, from the GPUs
-    bool sandbox = true, colour = isatty(1), slurm = false, submit = true;
+    bool sandbox = true, colour = isatty(1), slurm = false, submit = true, cache = true;
     std::string part;
     std::vector<std::string> lab_args, sbatch_args;
     std::optional<std::string> partition, account, time_limit;
@@ -201,6 +205,7 @@ int main(int argc, char** argv) {
             jobs = static_cast<unsigned>(std::atoi(argv[++i]));
             if (jobs < 1 || jobs > 64) return usage("--jobs takes 1 to 64");
         } else if (arg == "--no-sandbox") sandbox = false;
+        else if (arg == "--no-cache") cache = false;
         else if (arg == "--part" && value) part = argv[++i];
         else if (arg == "--slurm") slurm = true;
         else if (arg == "--no-submit") submit = false;
@@ -287,6 +292,10 @@ int main(int argc, char** argv) {
     if (backend == "cuda") ctx.backends = {"cuda"};  // no emulator: no divergence, no emulator checks
     if (ctx.backends.back() != "cuda") ctx.gpus.clear();
     for (std::size_t g = 0; g < ctx.gpus.size(); ++g) ctx.gpu_locks.push_back(std::make_unique<GpuLock>());
+    if (cache && ctx.backends == std::vector<std::string>{"emu"}) {
+        const char* shared = std::getenv("SCAN_GRADE_CACHE");
+        ctx.cache = ResultCache(shared && *shared ? fs::absolute(shared).string() : work + "/result-cache", cache_salt(ctx, rubric_text));
+    }
     ctx.cpu.reset(usable_cores());
     if (jobs == 0) jobs = 2 * static_cast<unsigned>(std::max<std::size_t>(1, ctx.gpus.size()));
     // A stop (Ctrl-C, a CI cancellation, a time limit) ends every child's

@@ -283,13 +283,15 @@ std::string phases_text(const Report& r) {
     std::string out = "graded in " + fixed(r.seconds, 1) + " s";
     for (std::size_t i = 0; i < r.phases.size(); ++i)
         out += (i ? ", " : ": ") + r.phases[i].name + " " + fixed(r.phases[i].seconds, 1) + " s";
+    for (std::size_t i = 0; i < r.cached.size(); ++i)
+        out += (i ? ", " : "; from the result cache: ") + r.cached[i];
     return out;
 }
 
 std::string phases_json(const Report& r) {
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
-    return dump({{"total_s", r.seconds}, {"phases", phases}});
+    return dump({{"total_s", r.seconds}, {"phases", phases}, {"cached", r.cached}});
 }
 
 std::string feedback_text(const Report& r) {

@@ -78,6 +78,7 @@ struct Report {
     std::vector<std::string> notes;  // sandbox, ignored files, policies: one line each
     std::vector<LabResult> labs;
     std::vector<Phase> phases;  // in the order above, those that ran
+    std::vector<std::string> cached;  // the labs taken from the result cache (result_cache.hpp)
     double seconds = 0;         // the whole grading, end to end
     double score() const;
     double max_score() const;

@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "files.hpp"
+#include "hash.hpp"
+#include "workspace.hpp"
 
 namespace grader {
 
@@ -14,28 +16,13 @@ using json = nlohmann::json;
 
 namespace {
 
-// FNV-1a, 64 bits: a change detector, not a secret.
-struct Hash {
-    std::uint64_t h = 1469598103934665603ull;
-    Hash& add(const std::string& s) {
-        for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull;  // a separator, so ("ab", "c") differs from ("a", "bc")
-        return *this;
-    }
-};
-
-std::string hex(const Hash& hash) {
-    char out[17];
-    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash.h));
+// The hidden datasets as drawn: a secret in the environment changes their
+// seeds, not the rubric's text.
+std::string hidden_datasets(const Rubric& rubric) {
+    std::string out;
+    for (const auto& [lab, specs] : rubric.hidden)
+        for (const auto& spec : specs) out += lab + " " + datasets::describe(spec) + " " + std::to_string(spec.seed) + "\n";
     return out;
-}
-
-// The rubric as grading reads it: without "slurm", which only says where to grade.
-std::string grading_text(const std::string& rubric_text) {
-    json doc = json::parse(rubric_text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("slurm")) return rubric_text;
-    doc.erase("slurm");
-    return doc.dump();
 }
 
 json read_json(const std::string& directory) {
@@ -49,17 +36,31 @@ json read_json(const std::string& directory) {
 Fingerprint fingerprint(const Context& ctx, const Submission& sub, const std::string& rubric_text) {
     Hash hash;
     hash.add(grading_text(rubric_text)).add(ctx.backend_asked);
-    for (const auto& [lab, specs] : ctx.rubric.hidden)
-        for (const auto& spec : specs) hash.add(lab).add(datasets::describe(spec) + " " + std::to_string(spec.seed));
+    hash.add(hidden_datasets(ctx.rubric));
     for (const auto& lab : ctx.labs) {
         hash.add(lab);
         const auto file = sub.files.find(lab);
         hash.add(file == sub.files.end() ? "" : "file:" + read_file(file->second));
     }
     for (const auto& ignored : sub.ignored) hash.add(ignored);
-    Fingerprint fp{hex(hash), ""};
-    fp.full = hex(Hash{}.add(fp.inputs).add(backend_names(ctx)).add(ctx.device));
+    Fingerprint fp{hash.hex(), ""};
+    fp.full = Hash{}.add(fp.inputs).add(backend_names(ctx)).add(ctx.device).hex();
     return fp;
+}
+
+std::string cache_salt(const Context& ctx, const std::string& rubric_text) {
+    Hash hash;
+    hash.add(read_file("/proc/self/exe")).add(grading_text(rubric_text)).add(ctx.backend_asked);
+    hash.add(backend_names(ctx)).add(ctx.device);
+    hash.add(hidden_datasets(ctx.rubric));
+    for (const KitPart& part : reference_kit_parts()) {
+        if (!part.build) continue;
+        if (!part.folder) hash.add(part.from).add(read_file(ctx.kit + "/" + part.from));
+        else
+            for (const std::string& rel : part_files(ctx.kit, part))
+                hash.add(part.from + "/" + rel).add(read_file(ctx.kit + "/" + part.from + "/" + rel));
+    }
+    return hash.hex();
 }
 
 void write_record(const Report& r, const Fingerprint& fp, const std::string& directory) {

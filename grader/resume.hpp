@@ -21,6 +21,12 @@ struct Fingerprint {
 };
 Fingerprint fingerprint(const Context& ctx, const Submission& submission, const std::string& rubric_text);
 
+// What every key of the result cache (result_cache.hpp) shares: this
+// grader's executable, the kit's files the builds use (reference/ included),
+// the rubric as grading reads it, the hidden datasets, the backend asked for
+// and those found, and the device.
+std::string cache_salt(const Context& ctx, const std::string& rubric_text);
+
 void write_record(const Report& report, const Fingerprint& fingerprint, const std::string& directory);
 
 // The report a record holds (scores, notes and times; no test output), or

@@ -60,4 +60,8 @@ struct Rubric {
 // Reads the rubric; throws RubricError naming the file and the field.
 Rubric load_rubric(const std::string& path);
 
+// The rubric file's text as grading reads it: without "slurm", which only
+// says where to grade, so a result stays valid when that section changes.
+std::string grading_text(const std::string& rubric_text);
+
 }  // namespace grader

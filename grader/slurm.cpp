@@ -62,7 +62,9 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
            "# line K+1 of todo.txt into the results folder, building in a work folder\n"
            "# of its own on the node's local scratch, removed when it ends. The\n"
            "# tasks share one compiler cache (where ccache is installed) in the\n"
-           "# results folder, so only the first compiles the kit's unchanged files.\n"
+           "# results folder, so only the first compiles the kit's unchanged files,\n"
+           "# and one result cache (used where the emulator alone grades), so a lab\n"
+           "# file that another task graded already (a stub) is not graded again.\n"
            "#SBATCH --job-name=scan-grade\n"
            "#SBATCH --output=" + dir + "/logs/task-%a.log\n"
            "#SBATCH --cpus-per-task=" + std::to_string(r.settings.cpus_per_task) + "\n"
@@ -70,6 +72,7 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
            (r.backend == "emu" ? std::string() : std::string("#SBATCH --gres=gpu:1\n")) + common_options(r) +
            "set -u\n"
            "export CCACHE_DIR=\"${CCACHE_DIR:-" + dir + "/ccache}\"\n"
+           "export SCAN_GRADE_CACHE=\"${SCAN_GRADE_CACHE:-" + dir + "/result-cache}\"\n"
            "work=$(mktemp -d \"${TMPDIR:-/tmp}/scan-grade-${SLURM_ARRAY_JOB_ID}-${SLURM_ARRAY_TASK_ID}-XXXXXX\") || exit 1\n"
            "trap 'rm -rf \"$work\"' EXIT\n"
            "sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quote(dir + "/todo.txt") + " | tr '\\t' '\\n' > \"$work/part.txt\"\n"

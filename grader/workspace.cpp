@@ -183,6 +183,12 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
     return results;
 }
 
+std::vector<KitPart> reference_kit_parts() {
+    std::vector<KitPart> parts = handout_parts();
+    for (const char* folder : {"reference", "simt/tests"}) parts.push_back({folder, folder, true, true});
+    return parts;
+}
+
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
                             const std::string& target, double timeout_s) {
     static std::mutex mutex;  // batch workers share one reference build
@@ -194,11 +200,7 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     // folder, so a shared compiler cache serves a fresh one.
     static std::set<std::string> copied;
     const fs::path source = fs::path(work) / "reference-kit";
-    if (copied.insert(work).second) {
-        std::vector<KitPart> parts = handout_parts();
-        for (const char* folder : {"reference", "simt/tests"}) parts.push_back({folder, folder, true, true});
-        copy_parts(kit, source, parts);
-    }
+    if (copied.insert(work).second) copy_parts(kit, source, reference_kit_parts());
     const std::string build = work + "/reference-" + backend;
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {

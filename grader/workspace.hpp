@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catalog.hpp"
+#include "export.hpp"
 #include "sandbox.hpp"
 
 namespace grader {
@@ -43,6 +44,10 @@ private:
     double timeout_s_;
     bool configured_ = false;
 };
+
+// The parts of the kit the reference's build copies (export.hpp): the
+// student repository's build parts, reference/ and the emulator's tests.
+std::vector<KitPart> reference_kit_parts();
 
 // Builds `target` (a path in the build folder: labs/lab02-run,
 // labs/lab02-scan.so, bench/scan-bench) of the reference's build for `backend`

@@ -6,6 +6,7 @@
 # Last line: `N passed, N failed`.
 set -u
 grade=$1 kit=$2 out=$3
+unset SCAN_GRADE_CACHE  # each run grades from nothing: the work folder's own result cache, made here
 work=$out/work
 rm -rf "$out" && mkdir -p "$out"
 passed=0 failed=0
@@ -55,12 +56,20 @@ grep -q '^graded in [0-9.]* s: build emu' "$out/lab02-modulo-mapping/feedback.tx
 grep -q '^student,' "$out/gradebook.csv" && [ "$(wc -l <"$out/gradebook.csv")" -gt 15 ] \
     && expect yes "gradebook.csv has a row per student" || expect no "gradebook.csv has a row per student"
 
-# Archives: the same submission as .zip and .tar.gz grades the same.
+# Archives: the same submission as .zip and .tar.gz grades the same (bands).
+# The batch graded its lab 02 in this work folder, so the .tar.gz takes that
+# result from the result cache; --no-cache grades the .zip again. (Their
+# feedback differs in its first line only, which names the submission.)
 entry=lab02-missing-barrier
 (cd "$kit/grader/tests/corpus/$entry" && zip -qr "$out/$entry-zip.zip" . && tar -czf "$out/$entry-tgz.tar.gz" .)
-for archive in "$entry-zip.zip" "$entry-tgz.tar.gz"; do
-    exit_code 0 "$archive" "$grade" "$out/$archive" --lab 02 --work "$work" --out "$out/${archive%%.*}"
-done
+exit_code 0 "$entry-zip.zip, --no-cache" "$grade" "$out/$entry-zip.zip" --lab 02 --work "$work" --out "$out/$entry-zip" --no-cache
+grep -q '^graded in [0-9.]* s: build emu' "$out/$entry-zip/feedback.txt" && ! grep -q 'from the result cache' "$out/$entry-zip/feedback.txt" \
+    && expect yes "--no-cache built and ran the lab" || { tail -n 2 "$out/$entry-zip/feedback.txt"; expect no "--no-cache built and ran the lab"; }
+exit_code 0 "$entry-tgz.tar.gz" "$grade" "$out/$entry-tgz.tar.gz" --lab 02 --work "$work" --out "$out/$entry-tgz"
+grep -q '^graded in [0-9.]* s; from the result cache: 02-brent-kung$' "$out/$entry-tgz/feedback.txt" \
+    && cmp -s <(sed 1d "$out/$entry-zip/feedback.txt" | grep -v '^graded in') <(sed 1d "$out/$entry-tgz/feedback.txt" | grep -v '^graded in') \
+    && expect yes "the .tar.gz came from the result cache, its feedback the same as the .zip's, graded again" \
+    || { tail -n 2 "$out/$entry-tgz/feedback.txt"; expect no "the .tar.gz came from the result cache, its feedback the same as the .zip's"; }
 printf 'not an archive' >"$out/corrupt.zip"
 exit_code 0 "a corrupt archive is graded zero with a reason" "$grade" "$out/corrupt.zip" --lab 01 --work "$work" --out "$out/corrupt"
 grep -q 'not graded: cannot open .*corrupt.zip' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "outputs.hpp"
+#include "report_html.hpp"
+#include "result_cache.hpp"
 
 using namespace grader;
 using nlohmann::json;
@@ -230,5 +232,47 @@ TEST_CASE("write_all writes eight files and throws naming what failed") {
     fs::create_directories(fs::path(tmp) / "blocked" / "junit.xml");
     CHECK_THROWS_WITH_AS(write_all(r, (fs::path(tmp) / "blocked").string()), doctest::Contains("junit.xml"),
                          std::runtime_error);
+    fs::remove_all(tmp);
+}
+
+TEST_CASE("the result cache gives back a lab whose every results file is the same") {
+    Report r = sample();
+    LabResult& lab = r.labs[1];
+    lab.source = "__global__ void k() {}\n" + kNasty;
+    lab.findings = {{"race", "data race on shared memory in kernel k at scan.cu:1"}, {"leak", kNasty}};
+    harness::KernelDivergence mine{"brent_kung_kernel", 4, 2, {{{64, 2, 0}, {40, 2, 3}}, {{0, 0, 0}, {32, 1, 1}}}, "a report"};
+    lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {mine, mine}, {mine}}};
+
+    char tmp[] = "/tmp/test-cache-XXXXXX";
+    REQUIRE(mkdtemp(tmp) != nullptr);
+    const ResultCache cache(tmp, "salt"), other(tmp, "another salt");
+    const std::string key = cache.key(lab.lab, lab.source);
+    CHECK(key != cache.key(lab.lab, lab.source + " "));
+    CHECK(key != cache.key("01-kogge-stone", lab.source));
+    CHECK(key != other.key(lab.lab, lab.source));
+    CHECK(!cache.find(key));
+    Report again = r;
+    for (LabResult& l : again.labs) {
+        const std::string k = cache.key(l.lab, l.source);
+        cache.store(k, l);
+        const auto hit = cache.find(k);
+        REQUIRE(hit);
+        l = *hit;
+    }
+    for (const auto& write : {feedback_text, gradescope_json, prairielearn_json, junit_xml, markdown_summary, report_html})
+        CHECK(write(again) == write(r));
+    CHECK(lab_to_json(again.labs[1]) == lab_to_json(lab));
+
+    // A damaged entry is a miss; text that is not UTF-8 is not kept; nor is a GPU's timing.
+    std::ofstream(std::string(tmp) + "/" + key + ".json") << "{\"format\": 1, \"key\": ";
+    CHECK(!cache.find(key));
+    lab.source += "\xff";
+    cache.store(cache.key(lab.lab, lab.source), lab);
+    CHECK(!cache.find(cache.key(lab.lab, lab.source)));
+    lab.source = "ok";
+    lab.timing.push_back({});
+    cache.store(cache.key(lab.lab, lab.source), lab);
+    CHECK(!cache.find(cache.key(lab.lab, lab.source)));
+    CHECK(!ResultCache().on());
     fs::remove_all(tmp);
 }

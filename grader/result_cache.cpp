@@ -1,0 +1,137 @@
+#include "result_cache.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "files.hpp"
+#include "hash.hpp"
+
+namespace fs = std::filesystem;
+
+namespace grader {
+
+using json = nlohmann::json;
+
+namespace {
+
+// Bumped when LabResult or its JSON changes: older entries are then misses.
+constexpr int kFormat = 1;
+
+json divergence_to_json(const harness::KernelDivergence& d) {
+    json cells = json::array();
+    for (const auto& row : d.cells) {
+        json r = json::array();
+        for (const auto& c : row) r.push_back({c.lane_visits, c.warp_visits, c.divergent_blocks});
+        cells.push_back(r);
+    }
+    return {{"kernel", d.kernel}, {"blocks", d.blocks}, {"warps_per_block", d.warps_per_block}, {"cells", cells},
+            {"report", d.report}};
+}
+
+harness::KernelDivergence divergence_from_json(const json& j) {
+    harness::KernelDivergence d;
+    d.kernel = j.at("kernel");
+    d.blocks = j.at("blocks");
+    d.warps_per_block = j.at("warps_per_block");
+    for (const json& r : j.at("cells")) {
+        auto& row = d.cells.emplace_back();
+        for (const json& c : r) row.push_back({c.at(0), c.at(1), c.at(2)});
+    }
+    d.report = j.at("report");
+    return d;
+}
+
+json divergences_to_json(const std::vector<harness::KernelDivergence>& list) {
+    json out = json::array();
+    for (const auto& d : list) out.push_back(divergence_to_json(d));
+    return out;
+}
+
+std::vector<harness::KernelDivergence> divergences_from_json(const json& j) {
+    std::vector<harness::KernelDivergence> out;
+    for (const json& d : j) out.push_back(divergence_from_json(d));
+    return out;
+}
+
+}  // namespace
+
+json lab_to_json(const LabResult& lab) {
+    json components = json::array(), tests = json::array(), findings = json::array(), divergence = json::array();
+    for (const Component& c : lab.components)
+        components.push_back({{"name", c.name}, {"score", c.score}, {"max_score", c.max_score}, {"gradable", c.gradable},
+                              {"note", c.note}});
+    for (const TestResult& t : lab.tests)
+        tests.push_back({{"name", t.name}, {"lab", t.lab}, {"component", t.component}, {"score", t.score},
+                         {"max_score", t.max_score}, {"status", static_cast<int>(t.status)}, {"hidden", t.hidden},
+                         {"output", t.output}, {"seconds", t.seconds}});
+    for (const Finding& f : lab.findings) findings.push_back({{"category", f.category}, {"text", f.text}});
+    for (const DivergenceMaps& d : lab.divergence)
+        divergence.push_back({{"function", d.function}, {"dataset", d.dataset}, {"mine", divergences_to_json(d.mine)},
+                              {"reference", divergences_to_json(d.reference)}});
+    return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
+            {"components", components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
+            {"divergence", divergence}};
+}
+
+LabResult lab_from_json(const json& j) {
+    LabResult lab;
+    lab.lab = j.at("lab");
+    lab.submitted = j.at("submitted");
+    lab.built = j.at("built");
+    lab.note = j.at("note");
+    for (const json& c : j.at("components"))
+        lab.components.push_back({c.at("name"), c.at("score"), c.at("max_score"), c.at("gradable"), c.at("note")});
+    for (const json& t : j.at("tests")) {
+        const int status = t.at("status");
+        if (status < 0 || status > static_cast<int>(Status::NotGradable))
+            throw json::out_of_range::create(401, "a test's status is out of range", &t);
+        lab.tests.push_back({t.at("name"), t.at("lab"), t.at("component"), t.at("score"), t.at("max_score"),
+                             static_cast<Status>(status), t.at("hidden"), t.at("output"), t.at("seconds")});
+    }
+    lab.source = j.at("source");
+    for (const json& f : j.at("findings")) lab.findings.push_back({f.at("category"), f.at("text")});
+    for (const json& d : j.at("divergence"))
+        lab.divergence.push_back({d.at("function"), d.at("dataset"), divergences_from_json(d.at("mine")),
+                                  divergences_from_json(d.at("reference"))});
+    return lab;
+}
+
+std::string ResultCache::key(const std::string& lab, const std::string& source) const {
+    return Hash{}.add(std::to_string(kFormat)).add(salt_).add(lab).add(source).hex();
+}
+
+std::optional<LabResult> ResultCache::find(const std::string& key) const {
+    if (!on()) return std::nullopt;
+    std::ifstream in(dir_ + "/" + key + ".json");
+    if (!in) return std::nullopt;
+    try {
+        const json entry = json::parse(in);
+        if (entry.at("format") != kFormat || entry.at("key") != key) return std::nullopt;
+        return lab_from_json(entry.at("result"));
+    } catch (const json::exception&) {
+        return std::nullopt;  // cut short or edited: graded again, and stored over
+    }
+}
+
+void ResultCache::store(const std::string& key, const LabResult& lab) const {
+    if (!on() || !lab.timing.empty()) return;
+    // Written aside and renamed into place, so a reader (another batch slot,
+    // another Slurm task) sees a whole entry or none.
+    std::error_code ec;
+    fs::create_directories(dir_, ec);
+    const std::string path = dir_ + "/" + key + ".json",
+                      aside = path + "." + std::to_string(getpid()) + "-" +
+                              std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + ".tmp";
+    try {
+        const json entry = {{"format", kFormat}, {"key", key}, {"result", lab_to_json(lab)}};
+        write_file(aside, entry.dump());  // throws on text that is not UTF-8: such a result is not kept
+        fs::rename(aside, path, ec);
+    } catch (const std::exception&) {
+    }
+    fs::remove(aside, ec);
+}
+
+}  // namespace grader
