@@ -47,6 +47,14 @@ Theory additions(const std::string& function, std::size_t n) {
                  "addition per element after the first section";
         t.exercise = "exercise 9.6: no more than 4N - 3";
         return t;
+    } else if (function == "single_pass_scan") {
+        // Merrill and Garland's single pass: a tile's scan adds about once per
+        // element and its prefix once more; the look-back adds a few per tile.
+        t.additions = 2.0 * static_cast<double>(n);
+        t.rule = "about 2 per element: one in the tile's scan, one adding the tile's prefix (the look-back's "
+                 "additions, a warp's per 32 predecessors, are few)";
+        t.exercise = "compare exercise 9.6's 4N - 3 for the three-kernel hierarchy";
+        return t;
     } else {
         throw std::invalid_argument("no addition count for function " + function);
     }

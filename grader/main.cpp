@@ -198,7 +198,11 @@ int main(int argc, char** argv) {
         else if (arg == "--backend" && value) backend = argv[++i];
         else if (arg == "--lab" && value) {
             const catalog::Lab* lab = catalog::find(argv[++i]);
-            if (!lab) return usage(std::string("no lab '") + argv[i] + "' (01-kogge-stone, 02-brent-kung, 03-exclusive, 04-hierarchical)");
+            if (!lab) {
+                std::string known;
+                for (const auto& l : catalog::labs()) known += (known.empty() ? "" : ", ") + l.id;
+                return usage(std::string("no lab '") + argv[i] + "' (" + known + ")");
+            }
             ctx.labs.push_back(lab->id);
             lab_args.push_back(argv[i]);
         } else if (arg == "--jobs" && value) {

@@ -21,7 +21,7 @@ T rmw(T* address, Op op, const void* pc) {
     *address = now;
     if (std::memcmp(&old, &now, sizeof(T)) != 0) {
         ++simt::detail::g_progress;
-        simt::detail::release(address);
+        simt::detail::release(address, true);
     } else {
         unsigned long long bits = 0;
         std::memcpy(&bits, &old, sizeof(T));

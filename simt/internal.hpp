@@ -77,6 +77,14 @@ void shared_fresh();
 // only when it changes the value): a spinning block whose resumption finds
 // it unchanged has nothing new to see.
 inline std::uint64_t g_progress = 0;
+// The running thread publishes to other blocks (a volatile store to device
+// memory, an atomic that changed a word there): the first to do so in a pass
+// of its block's threads yields at once, and when the pass ends the scheduler
+// puts the block aside and lets a block of its choice run, so the others see
+// it between its publications (a published AGGREGATE before the INCLUSIVE
+// prefix), as they may on a GPU (runtime.cpp).
+inline bool g_published = false;
+void on_publish();
 // A read that may be a spin-wait's (an atomic that changed nothing, a
 // volatile load): after many in a row of one unchanged word the thread
 // yields (runtime.cpp) so other threads and blocks can run.
@@ -89,7 +97,10 @@ void record_atomic(const void* addr, std::size_t size, const void* pc);
 // reader, plain data written before the one is no race with plain reads
 // after the other.
 void device_fence();
-void release(const void* addr);
+// `stored`: the word holds the new value already (an atomic); a volatile
+// store's hook runs before the store, so its yield waits for the thread's
+// next checked access.
+void release(const void* addr, bool stored);
 
 // Trace mode (memcheck.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.

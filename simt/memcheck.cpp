@@ -130,6 +130,7 @@ struct PublishState {
 // every block's clock is 1, so a write's clock is known without a lookup.
 PublishState g_publish;
 bool g_fenced = false;
+bool g_publish_pending = false;  // a volatile store published: yield at the thread's next checked access
 
 std::uint32_t& block_clock(std::uint32_t block) {
     std::vector<std::uint32_t>& clock = g_publish.clock;
@@ -366,6 +367,10 @@ std::string access_by_thread(bool write, std::size_t size) {
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
                bool is_volatile = false) {
     if (!in_kernel()) return;  // the lab's host code
+    if (g_publish_pending) {
+        g_publish_pending = false;
+        on_publish();
+    }
     const auto* p = static_cast<const unsigned char*>(addr);
     for (auto& a : g_shared)
         if (p >= a.base && p < a.base + a.bytes) return shared_access(a, p, size, write, atomic, pc);
@@ -389,7 +394,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
             global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
             if (write && is_volatile) {
                 ++g_progress;
-                release(p);
+                release(p, false);
             }
             return;
         }
@@ -413,12 +418,16 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         });
 }
 
+// The hook runs before the load itself, and a poll may put the thread aside
+// while other blocks write: the access is checked (and what it acquires
+// taken) after the poll, when it holds what the load will read.
 void volatile_read(const void* addr, std::size_t size, const void* pc) {
+    if (in_kernel()) {
+        unsigned long long value = 0;
+        std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
+        poll(addr, value, pc);
+    }
     on_access(addr, size, false, pc, false, true);
-    if (!in_kernel()) return;
-    unsigned long long value = 0;
-    std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
-    poll(addr, value, pc);
 }
 
 }  // namespace
@@ -441,14 +450,21 @@ void device_fence() {
     }
 }
 
-void release(const void* addr) {
+void release(const void* addr, bool stored) {
+    if (!in_kernel()) return;
     // Before the launch's first fence a release (clock 0) covers nothing, and
     // no earlier release of the word covers anything either.
-    if (!g_fenced || !in_kernel()) return;
-    PublishState& s = g_publish;
-    const std::uint32_t block = running_block();
-    const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
-    s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
+    if (g_fenced) {
+        PublishState& s = g_publish;
+        const std::uint32_t block = running_block();
+        const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
+        s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
+    }
+    const auto* p = static_cast<const unsigned char*>(addr);
+    if (std::any_of(g_shared.begin(), g_shared.end(), [&](const auto& a) { return p >= a.base && p < a.base + a.bytes; }))
+        return;  // no other block sees it
+    if (stored) on_publish();
+    else g_publish_pending = true;
 }
 
 void memcheck_begin_launch() {
@@ -505,6 +521,7 @@ void memcheck_end_launch() {
     g_shared.clear();
     g_publish = PublishState{};
     g_fenced = false;
+    g_publish_pending = false;
     g_syncwarp_seen = false;
     // Shadows of freed allocations go; live ones stay, made stale by the interval numbers.
     for (auto it = g_global.begin(); it != g_global.end();) {

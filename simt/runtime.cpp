@@ -303,7 +303,8 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
     }
 }
 
-enum class Outcome { Done, Stalled };
+// Yielded: it published to other blocks (detail::g_published) and was put aside.
+enum class Outcome { Done, Stalled, Yielded };
 
 // Runs a started block until every thread has exited, or until its threads
 // only spin on values that nothing in the block changes any more (Stalled:
@@ -323,6 +324,10 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
                     lane.fiber = std::move(lane.fiber).resume();
                 }
                 g_lane = nullptr;
+                if (detail::g_published) {  // resumed here later: warp rounds still pending go on then
+                    detail::g_published = false;
+                    return Outcome::Yielded;
+                }
             } while (release_warp_rounds(lanes, launch));
             if (g_spun == 0) break;  // no thread is left spinning
             if (detail::g_progress == before) return Outcome::Stalled;  // nothing they could see changed
@@ -389,6 +394,12 @@ void* dynamic_shared() { return g_dynamic_shared.data(); }
 
 namespace detail {
 
+void on_publish() {
+    if (g_lane == nullptr || g_published) return;
+    g_published = true;
+    g_lane->sink = std::move(g_lane->sink).resume();  // still Running: resumed here in the block's next pass
+}
+
 void poll(const void* address, unsigned long long value, const void* pc) {
     if (g_lane == nullptr) return;
     Lane& lane = *g_lane;
@@ -449,14 +460,18 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     launch.interval = launch.interval_high = g_interval_counter;
     launch.launch_first_interval = launch.interval + 1;
     g_launch = &launch;
+    detail::g_published = false;
     detail::memcheck_begin_launch();
     detail::divergence_begin_launch(static_cast<unsigned>(threads));
 
     // Blocks start in start_order's order and run one at a time: each to its
     // end, unless it stalls (spins on what only another block can change);
-    // then, while fewer than kResidentBlocks are started, the next one starts,
-    // else the started ones are resumed in turn. When a whole round of them
-    // changes nothing, the launch is stopped as a possible deadlock.
+    // or publishes to other blocks; then, while fewer than kResidentBlocks are
+    // started, the next one starts, else the started ones are resumed: after
+    // a stall the next in turn, after a publication one drawn from a seeded
+    // sequence (so a block may run on past another's AGGREGATE before that
+    // one's INCLUSIVE prefix). When a whole round of them changes nothing,
+    // the launch is stopped as a possible deadlock.
     std::vector<std::unique_ptr<BlockRun>> spare;
     std::vector<std::unique_ptr<BlockRun>> started;  // in start order
     BlockRun* live = nullptr;  // whose shared memory and traces are in place
@@ -487,6 +502,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     };
     const std::vector<unsigned> order = start_order(1ull * grid.x * grid.y * grid.z, g_launch_count++);
     std::size_t next = 0, turn = 0, idle = 0;
+    std::uint64_t draws = block_order_setting().seed * 0x9e3779b97f4a7c15ull + g_launch_count;
     const auto start_next = [&]() -> BlockRun& {
         std::unique_ptr<BlockRun> b;
         if (spare.empty()) {
@@ -540,6 +556,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             for (auto& p : started)  // unwound: each fiber's stack is left by an exception
                 for (auto& lane : p->lanes) lane.fiber = ctx::fiber();
             break;
+        } else if (outcome == Outcome::Yielded) {
+            b = started[turn = splitmix64(draws) % started.size()].get();
         } else {
             b = started[turn = (turn + 1) % started.size()].get();
         }

@@ -31,7 +31,7 @@ import hidden  # noqa: E402
 from tally import expect, finish  # noqa: E402
 
 grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
-LABS = ["01-kogge-stone", "02-brent-kung", "03-exclusive", "04-hierarchical"]
+LABS = ["01-kogge-stone", "02-brent-kung", "03-exclusive", "04-hierarchical", "05-decoupled-lookback"]
 CODE = (".cu", ".cpp", ".hpp", ".h", ".cuh")
 
 

@@ -336,3 +336,45 @@ cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsi
     publish_chain<<<blocks, 32>>>(d_data, d_flags, d_out, fences);
     return cudaGetLastError();
 }
+
+// Each block's thread 0 publishes twice: 1, then (after looking at the
+// others' flags) 2. A block that sees another's 1 saw it between its two
+// publications, which a GPU allows; counted in *seen_between.
+__global__ void two_publications(int* flags, int* seen_between) {
+    const unsigned b = blockIdx.x;
+    if (threadIdx.x != 0) return;
+    atomicExch(&flags[b], 1);
+    for (unsigned other = 0; other < gridDim.x; ++other)
+        if (other != b && atomicAdd(&flags[other], 0) == 1) atomicAdd(seen_between, 1);
+    atomicExch(&flags[b], 2);
+}
+
+cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks) {
+    two_publications<<<blocks, 32>>>(d_flags, d_seen_between);
+    return cudaGetLastError();
+}
+
+// publish_chain with the flag polled by a volatile load, fences on both
+// sides: a poll that spins lets the writer run, and the value the load then
+// reads is what the fence after it acquires.
+__global__ void publish_chain_volatile(float* data, int* flags, float* out) {
+    const unsigned b = blockIdx.x;
+    if (threadIdx.x == 0) {
+        float before = 0.0f;
+        if (b > 0) {
+            while (*(volatile int*)&flags[b - 1] == 0) {
+            }
+            __threadfence();
+            before = data[b - 1];
+        }
+        data[b] = before + 1.0f;
+        __threadfence();
+        *(volatile int*)&flags[b] = 1;
+        out[b] = before;
+    }
+}
+
+cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks) {
+    publish_chain_volatile<<<blocks, 32>>>(d_data, d_flags, d_out);
+    return cudaGetLastError();
+}

@@ -18,3 +18,5 @@ cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, 
 cudaError_t launch_warp_scan(const int* d_in, int* d_out, bool use_syncwarp);
 cudaError_t launch_two_arrays(int* d_out);
 cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);
+cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks);
+cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks);

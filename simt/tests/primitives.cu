@@ -84,6 +84,19 @@ __global__ void k_ldg(void* scratch, unsigned long long* result) {
     atomicAdd(result, __ldg(&in[threadIdx.x]));
 }
 
+// float4: 16-byte stores and loads (a warp's 512 contiguous bytes), read back
+// by another thread after the barrier.
+__global__ void k_float4(void* scratch, unsigned long long* result) {
+    float4* v = static_cast<float4*>(scratch);
+    const unsigned t = threadIdx.x;
+    if (t < 32) v[t] = make_float4(t, t + 0.25f, t + 0.5f, t + 0.75f);
+    __syncthreads();
+    if (t < 32) {
+        const float4 f = v[31 - t];
+        atomicAdd(result, encode(f.x + f.y + f.z + f.w));
+    }
+}
+
 // ---- atomics: every thread updates one word.
 __global__ void k_atomic_add_int(void* s, unsigned long long* r) {
     atomicAdd(static_cast<int*>(s), static_cast<int>(threadIdx.x));
@@ -291,6 +304,7 @@ const struct {
 #endif
     {"volatile", k_volatile},
     {"__ldg", k_ldg},
+    {"float4, make_float4", k_float4},
     {"atomicAdd int", k_atomic_add_int},
     {"atomicAdd unsigned", k_atomic_add_unsigned},
     {"atomicAdd unsigned long long", k_atomic_add_ull},

@@ -63,6 +63,7 @@ std::map<std::string, Case> expected() {
     std::vector<u64> iota(kThreads);
     for (unsigned i = 0; i < kThreads; ++i) iota[i] = 5 * i + 1;
     m["__ldg"] = {iota, over_threads([](unsigned t) { return 5ull * t + 1; })};
+    m["float4, make_float4"] = {{}, 8128};  // sum over t of 4 * (4 (31 - t) + 1.5)
     m["atomicAdd int"] = {{}, sum_t};
     m["atomicAdd unsigned"] = {{}, sum_t + 64000};
     m["atomicAdd unsigned long long"] = {{}, 64ull << 40};

@@ -448,6 +448,42 @@ TEST_CASE("a plain load of data another block published: no race with a fence on
     }
 }
 
+TEST_CASE("a block that publishes is put aside: other blocks see it between two publications") {
+    // Run to their ends one at a time, blocks would only ever see 0 or 2.
+    for (const char* order : {"default", "reverse", "7"}) {
+        CAPTURE(order);
+        const unsigned blocks = 8;
+        DeviceArray<int> flags(blocks), seen(1);
+        REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(int)) == cudaSuccess);
+        REQUIRE(cudaMemset(seen.ptr, 0, sizeof(int)) == cudaSuccess);
+        REQUIRE(simt::set_block_order(order));
+        REQUIRE(launch_two_publications(flags.ptr, seen.ptr, blocks) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        CHECK(download(seen.ptr, 1)[0] > 0);
+        CHECK(download(flags.ptr, blocks) == std::vector<int>(blocks, 2));
+        CHECK(simt::take_findings().empty());
+    }
+}
+
+TEST_CASE("a volatile poll that spins until another block publishes acquires what the fences release") {
+    const unsigned blocks = 4;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<int> flags(blocks);
+    for (const char* order : {"reverse", "default"}) {
+        CAPTURE(order);
+        REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(int)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order(order));
+        REQUIRE(launch_publish_chain_volatile(data.ptr, flags.ptr, out.ptr, blocks) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        std::string found;
+        for (const auto& f : simt::take_findings()) found += simt::format(f) + "\n";
+        CHECK_MESSAGE(found.empty(), found);
+        const auto got = download(out.ptr, blocks);
+        for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+    }
+}
+
 TEST_CASE("a read past the bytes the program was given is out of bounds, though the allocation goes on") {
     DeviceArray<int> d_in(64), d_out(64);
     REQUIRE(cudaMemset(d_in.ptr, 0, 64 * sizeof(int)) == cudaSuccess);
