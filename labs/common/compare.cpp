@@ -120,6 +120,20 @@ std::string hint(const std::vector<float>& input, const std::vector<double>& exp
         return "correct up to block " + std::to_string(spec.block) + ", wrong from block " + std::to_string(i / spec.block) +
                " on: only the first " + std::to_string(spec.block) + " block sums are scanned; more block sums "
                "need the hierarchy again one level up (recurse until one block holds them all)";
+    if (spec.section == 0 && spec.block && i % spec.block == 0) {
+        // The block's outputs all off by one amount from its first on: the
+        // prefix the block added (lab 04's scanned block sum, lab 05's
+        // look-back) is wrong, not its own scan.
+        const double off = g - expected[i];
+        bool constant = true;
+        for (std::size_t j = i; j < std::min(n, i + 4); ++j)
+            constant = constant && within(expected[j] + off, magnitude[j], got[j], exact);
+        if (constant)
+            return "block " + std::to_string(i / spec.block) + " is off by " + format_value(off) +
+                   " from its first output on, its own scan right: the prefix added to it is wrong (lab 04: the "
+                   "scanned block sum added back; lab 05: the look-back, which must not take an AGGREGATE, a tile's "
+                   "own sum, for an INCLUSIVE prefix, nor read a value before its flag says it is there)";
+    }
     // A step missing from the end of the loop: from offset P = 2^k on (P the
     // largest power of two not above the first wrong offset), each output
     // holds the sum of only its last P inputs.

@@ -159,6 +159,20 @@ TEST_CASE("hints name the likely mistake") {
         CHECK(*r.first_wrong >= 2048);
         CHECK(has(r.report, "block sums are not propagated"));
     }
+    SUBCASE("a block whose added prefix is wrong: an AGGREGATE taken for an INCLUSIVE prefix") {
+        const ScanSpec lab05{ScanKind::Inclusive, 0, 32768};
+        const auto data = datasets::generate({Distribution::Walk4, 5 * 32768 + 7, 9});
+        auto got = expected_f32(data, lab05);
+        // Tile 3 added tile 2's aggregate alone: it lacks tiles 0 and 1.
+        const std::vector<double> exact = datasets::reference_scan(data, lab05);
+        const float missing = static_cast<float>(exact[2 * 32768 - 1]);
+        for (std::size_t j = 3 * 32768; j < 4 * 32768; ++j) got[j] -= missing;
+        const auto r = compare::compare(data, got, lab05, true);
+        REQUIRE(r.first_wrong.has_value());
+        CHECK(*r.first_wrong == 3 * 32768);
+        CHECK(has(r.report, "block 3 is off by " + compare::format_value(-missing) + " from its first output on"));
+        CHECK(has(r.report, "must not take an AGGREGATE"));
+    }
     SUBCASE("first error at a warp boundary points at a race") {
         auto got = expected_f32(in, kLab01);
         got[1024 + 512] += 37.0f;  // as lab 01's stub failed on an H100
