@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder's image:
 # the bundle (course/gradescope/make-bundle) is unzipped in /autograder/source
-# and this script is its top. It installs the kit's packages, builds the kit
-# (the emulator backend: Gradescope has no GPU), and grades the reference once
-# as a smoke test, which also leaves the student build configured and built in
-# /autograder/work, so that each submission only recompiles its own scan.cu.
+# and this script is its top. It installs the kit's packages, builds the
+# grader, and grades the reference once as a smoke test (the emulator backend:
+# Gradescope has no GPU), which also leaves the student build configured and
+# built in /autograder/work, so that each submission only recompiles its own
+# scan.cu. The kit's own tests and benchmark are not built: grading needs none.
 # AUTOGRADER_ROOT replaces /autograder (course/tests/test-gradescope.sh).
 set -euo pipefail
 root=${AUTOGRADER_ROOT:-/autograder}
@@ -29,8 +30,6 @@ if [ "$(printf '%s\n' 1.0.0 "$meson_version" | sort -V | head -n 1)" != 1.0.0 ];
     } >&2
     exit 1
 fi
-
-./scan-labs build
 
 # The smoke test: the reference must build and score every gradable point
 # under the bundled rubric (which a bad rubric fails here, not per student).

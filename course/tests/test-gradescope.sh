@@ -7,7 +7,8 @@
 # results.json in Gradescope's format (gradescope_schema.py). The bundle is an
 # assignment of lab 02 (make-bundle --lab 02), as a course gives one lab at a
 # time. About 2 minutes on 2 cores where ccache already holds the kit's
-# objects (as in CI); most of it setup.sh building the kit.
+# objects (as in CI); most of it setup.sh building the grader and the
+# reference's lab 02.
 # Last line: `N passed, N failed`.
 set -u
 kit=$(cd "$1" && pwd) scratch=$2
@@ -68,7 +69,7 @@ ag=$scratch/autograder
 mkdir -p "$ag/source" "$ag/submission" "$ag/results"
 unzip -q "$scratch/autograder.zip" -d "$ag/source"
 find "$ag/source" -type f -exec chmod a-x {} +
-echo "setup.sh: installing packages, building the kit, grading the reference (minutes) ..."
+echo "setup.sh: installing packages, building the grader, grading the reference (minutes) ..."
 start=$SECONDS
 (cd "$ag/source" && AUTOGRADER_ROOT=$ag bash ./setup.sh) >"$scratch/setup.log" 2>&1
 status=$?
