@@ -58,11 +58,16 @@ std::vector<harness::KernelDivergence> divergences_from_json(const json& j) {
 
 }  // namespace
 
+void to_json(json& j, const Component& c) {
+    j = {{"name", c.name}, {"score", c.score}, {"max_score", c.max_score}, {"gradable", c.gradable}, {"note", c.note}};
+}
+
+void from_json(const json& j, Component& c) {
+    c = {j.at("name"), j.at("score"), j.at("max_score"), j.at("gradable"), j.at("note")};
+}
+
 json lab_to_json(const LabResult& lab) {
-    json components = json::array(), tests = json::array(), findings = json::array(), divergence = json::array();
-    for (const Component& c : lab.components)
-        components.push_back({{"name", c.name}, {"score", c.score}, {"max_score", c.max_score}, {"gradable", c.gradable},
-                              {"note", c.note}});
+    json tests = json::array(), findings = json::array(), divergence = json::array();
     for (const TestResult& t : lab.tests)
         tests.push_back({{"name", t.name}, {"lab", t.lab}, {"component", t.component}, {"score", t.score},
                          {"max_score", t.max_score}, {"status", static_cast<int>(t.status)}, {"hidden", t.hidden},
@@ -72,7 +77,7 @@ json lab_to_json(const LabResult& lab) {
         divergence.push_back({{"function", d.function}, {"dataset", d.dataset}, {"mine", divergences_to_json(d.mine)},
                               {"reference", divergences_to_json(d.reference)}});
     return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
-            {"components", components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
+            {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
             {"divergence", divergence}};
 }
 
@@ -82,8 +87,7 @@ LabResult lab_from_json(const json& j) {
     lab.submitted = j.at("submitted");
     lab.built = j.at("built");
     lab.note = j.at("note");
-    for (const json& c : j.at("components"))
-        lab.components.push_back({c.at("name"), c.at("score"), c.at("max_score"), c.at("gradable"), c.at("note")});
+    lab.components = j.at("components").get<std::vector<Component>>();
     for (const json& t : j.at("tests")) {
         const int status = t.at("status");
         if (status < 0 || status > static_cast<int>(Status::NotGradable))

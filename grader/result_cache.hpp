@@ -37,6 +37,11 @@ private:
     std::string dir_, salt_;
 };
 
+// A component as JSON and back (nlohmann's converters: json(c), j.get<Component>()),
+// as the result cache and a batch's grade.json records hold it.
+void to_json(nlohmann::json& j, const Component& c);
+void from_json(const nlohmann::json& j, Component& c);
+
 // A lab's result as JSON and back, everything its results files are written
 // from but the GPU's timing; lab_from_json throws nlohmann::json::exception
 // on a malformed one.

@@ -8,6 +8,7 @@
 
 #include "files.hpp"
 #include "hash.hpp"
+#include "result_cache.hpp"
 #include "workspace.hpp"
 
 namespace grader {
@@ -53,24 +54,15 @@ std::string cache_salt(const Context& ctx, const std::string& rubric_text) {
     hash.add(read_file("/proc/self/exe")).add(grading_text(rubric_text)).add(ctx.backend_asked);
     hash.add(backend_names(ctx)).add(ctx.device);
     hash.add(hidden_datasets(ctx.rubric));
-    for (const KitPart& part : reference_kit_parts()) {
-        if (!part.build) continue;
-        if (!part.folder) hash.add(part.from).add(read_file(ctx.kit + "/" + part.from));
-        else
-            for (const std::string& rel : part_files(ctx.kit, part))
-                hash.add(part.from + "/" + rel).add(read_file(ctx.kit + "/" + part.from + "/" + rel));
-    }
+    for (const std::string& file : build_files(ctx.kit, reference_kit_parts()))
+        hash.add(file).add(read_file(ctx.kit + "/" + file));
     return hash.hex();
 }
 
 void write_record(const Report& r, const Fingerprint& fp, const std::string& directory) {
     json labs = json::array();
     for (const LabResult& lab : r.labs) {
-        json components = json::array();
-        for (const Component& c : lab.components)
-            components.push_back({{"name", c.name}, {"score", c.score}, {"max_score", c.max_score},
-                                  {"gradable", c.gradable}, {"note", c.note}});
-        labs.push_back({{"lab", lab.lab}, {"note", lab.note}, {"components", components}});
+        labs.push_back({{"lab", lab.lab}, {"note", lab.note}, {"components", lab.components}});
     }
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
@@ -97,8 +89,7 @@ std::optional<Report> report_of(const json& record) {
             LabResult lab;
             lab.lab = l.at("lab").get<std::string>();
             lab.note = l.at("note").get<std::string>();
-            for (const json& c : l.at("components"))
-                lab.components.push_back({c.at("name"), c.at("score"), c.at("max_score"), c.at("gradable"), c.at("note")});
+            lab.components = l.at("components").get<std::vector<Component>>();
             r.labs.push_back(lab);
         }
         return r;

@@ -25,13 +25,7 @@ void copy_if_changed(const fs::path& from, const fs::path& to) {
 
 // The build parts of `parts` (export.hpp), each to its place in the kit.
 void copy_parts(const fs::path& kit, const fs::path& to, const std::vector<KitPart>& parts) {
-    for (const KitPart& part : parts) {
-        if (!part.build) continue;
-        const fs::path from = kit / part.from;
-        if (!part.folder) copy_if_changed(from, to / part.from);
-        else
-            for (const std::string& rel : part_files(kit.string(), part)) copy_if_changed(from / rel, to / part.from / rel);
-    }
+    for (const std::string& file : build_files(kit.string(), parts)) copy_if_changed(kit / file, to / file);
 }
 
 // What a student build needs of the kit: the student repository's build
@@ -181,6 +175,17 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         results.push_back(r);
     }
     return results;
+}
+
+std::vector<std::string> build_files(const std::string& kit, const std::vector<KitPart>& parts) {
+    std::vector<std::string> files;
+    for (const KitPart& part : parts) {
+        if (!part.build) continue;
+        if (!part.folder) files.push_back(part.from);
+        else
+            for (const std::string& rel : part_files(kit, part)) files.push_back(part.from + "/" + rel);
+    }
+    return files;
 }
 
 std::vector<KitPart> reference_kit_parts() {

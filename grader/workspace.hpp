@@ -48,6 +48,9 @@ private:
 // The parts of the kit the reference's build copies (export.hpp): the
 // student repository's build parts, reference/ and the emulator's tests.
 std::vector<KitPart> reference_kit_parts();
+// The files of the build parts among `parts`, as paths relative to the kit:
+// what a build copies (and the result cache hashes).
+std::vector<std::string> build_files(const std::string& kit, const std::vector<KitPart>& parts);
 
 // Builds `target` (a path in the build folder: labs/lab02-run,
 // labs/lab02-scan.so, bench/scan-bench) of the reference's build for `backend`

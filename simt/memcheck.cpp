@@ -84,6 +84,14 @@ struct Trace {
 } g_trace;
 
 std::vector<SharedArray> g_shared;  // of the running launch
+
+// The running block's shared array that holds p, or nullptr.
+SharedArray* shared_array_at(const unsigned char* p) {
+    for (auto& a : g_shared)
+        if (p >= a.base && p < a.base + a.bytes) return &a;
+    return nullptr;
+}
+
 struct GlobalShadow {
     std::size_t bytes = 0;
     std::unique_ptr<Word[], void (*)(void*)> words{nullptr, &std::free};
@@ -372,8 +380,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         on_publish();
     }
     const auto* p = static_cast<const unsigned char*>(addr);
-    for (auto& a : g_shared)
-        if (p >= a.base && p < a.base + a.bytes) return shared_access(a, p, size, write, atomic, pc);
+    if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
 
     const auto& allocs = allocations();
     auto it = allocs.upper_bound(p + kRedzone);
@@ -460,9 +467,7 @@ void release(const void* addr, bool stored) {
         const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
         s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
     }
-    const auto* p = static_cast<const unsigned char*>(addr);
-    if (std::any_of(g_shared.begin(), g_shared.end(), [&](const auto& a) { return p >= a.base && p < a.base + a.bytes; }))
-        return;  // no other block sees it
+    if (shared_array_at(static_cast<const unsigned char*>(addr))) return;  // no other block sees it
     if (stored) on_publish();
     else g_publish_pending = true;
 }
