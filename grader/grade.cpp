@@ -23,6 +23,7 @@
 #include "observation.hpp"
 #include "outputs.hpp"
 #include "sanitizer.hpp"
+#include "score.hpp"
 #include "timing.hpp"
 
 namespace fs = std::filesystem;
@@ -83,21 +84,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-const char* const kCategories[] = {"race", "barrier", "memory", "leak"};
-
-std::string category_of(const std::string& finding) {
-    if (finding.rfind("data race", 0) == 0) return "race";
-    if (finding.rfind("barrier divergence", 0) == 0 || finding.rfind("possible deadlock", 0) == 0) return "barrier";
-    return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
-}
-
-// Findings after which a run's values prove nothing: undefined behaviour the
-// hardware may turn into a hang or into other values.
-bool undefined_behaviour(const std::string& finding) {
-    const std::string c = category_of(finding);
-    return c == "barrier" || (c == "memory" && finding.find("uninitialized") == std::string::npos);
-}
 
 std::string first_lines(const std::string& text, int lines) {
     std::size_t at = 0;
@@ -300,14 +286,6 @@ struct LabState {
     std::vector<Timing> timings;  // per function
 };
 
-// Expected output equal to the input (n <= 1 for inclusive scans): a copy of
-// the input passes, so it carries no points.
-bool trivial(const std::vector<float>& in, const datasets::ScanSpec& spec) {
-    const std::vector<double> expected = datasets::reference_scan(in, spec);
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (expected[i] != in[i]) return false;
-    return true;
-}
 
 // The first few findings of a category; one the list holds already, but for
 // how many more blocks showed it (the emulator counts them per dataset), is
@@ -331,7 +309,7 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
     // The run in the emulator's default block order, then (when it made one)
     // the run with the blocks reversed: both must be right.
     const auto judge_one = [&](const harness::Observation& seen, const std::string& order) {
-        for (const auto& f : seen.findings) v.findings.push_back({category_of(f), f});
+        for (const auto& f : seen.findings) v.findings.push_back({score::category_of(f), f});
         if (seen.leaked_bytes)
             v.findings.push_back({"leak", std::to_string(seen.leaked_bytes) + " bytes in " +
                                               std::to_string(seen.leaked_allocations) + " allocation(s) still live after " +
@@ -341,7 +319,7 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
             if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
         for (const auto& f : seen.findings)
-            if (undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
+            if (score::undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
         if (!why.empty())
             v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
         return why.empty();
@@ -603,7 +581,7 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
     const double weight = ctx.rubric.weights_of(state.lab->id).safety;
     std::string text;
     int clean = 0;
-    for (const char* category : kCategories) {
+    for (const char* category : score::kCategories) {
         const auto it = state.findings.find(category);
         if (it == state.findings.end()) {
             ++clean;
@@ -715,9 +693,8 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
             continue;
         }
         const double got = harness::simt_efficiency(mine.seen.divergence);
-        const double part = std::clamp((got - (target - ctx.rubric.divergence_zero_below)) /
-                                           (ctx.rubric.divergence_zero_below - ctx.rubric.divergence_full_within),
-                                       0.0, 1.0);
+        const double part =
+            score::divergence_part(got, target, ctx.rubric.divergence_full_within, ctx.rubric.divergence_zero_below);
         total += part;
         text += fn.name + ": SIMT efficiency " + fixed(got * 100, 1) + "% against the reference's " +
                 fixed(target * 100, 1) + "% on " + datasets::describe(spec) + " (full points within " +
@@ -861,7 +838,7 @@ void plan_units(const Context& ctx, LabState& state) {
             u.hidden = hidden;
             u.fn = &fn;
             u.input = datasets::generate(spec);
-            u.scored = !trivial(u.input, fn.spec);
+            u.scored = !score::trivial(u.input, fn.spec);
             u.what = (hidden ? "hidden " : "") + datasets::describe(spec) +
                      (u.scored ? "" : " (no points: the answer equals the input)");
             u.on.resize(ctx.backends.size());

@@ -8,17 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "files.hpp"
+#include "score.hpp"
 
 namespace grader {
 
-double rounded_ratio(const Rubric& rubric, double ratio) {
-    return rubric.timing_ratio_step > 0 ? std::round(ratio / rubric.timing_ratio_step) * rubric.timing_ratio_step : ratio;
-}
+double rounded_ratio(const Rubric& rubric, double ratio) { return score::rounded_ratio(ratio, rubric.timing_ratio_step); }
 
 double timing_part(const Rubric& rubric, double ratio) {
-    return std::clamp((rubric.timing_zero_at - rounded_ratio(rubric, ratio)) /
-                          (rubric.timing_zero_at - rubric.timing_full_within),
-                      0.0, 1.0);
+    return score::timing_part(ratio, rubric.timing_full_within, rubric.timing_zero_at, rubric.timing_ratio_step);
 }
 
 Timed read_timing(const std::string& path) {

@@ -369,6 +369,34 @@ if expect(rc == 0, "meson setup build in the export: exit %d" % rc, tail(out)):
 
     rc, out = run(["./scan-labs", "test", "--suite", "host"], cwd=student, log="scan-labs-test.log")
     expect(rc == 0, "./scan-labs test --suite host in the export: exit %d" % rc, tail(out))
+
+    # The student's preview of the grader's table: the stub scores nothing and
+    # names its findings; a right Brent-Kung with the modulo mapping gets every
+    # correctness and safety point and part of the divergence points (its
+    # grader band: 50-90% of them).
+    def row(text, name):
+        m = re.search(r"^  %s +([0-9.]+|-) / ([0-9]+)" % name, text, re.M)
+        return (float(m.group(1)) if m.group(1) != "-" else None, float(m.group(2))) if m else (None, None)
+
+    rc, out = run(["./scan-labs", "check", "--lab", "01"], cwd=student, log="check-stub01.log")
+    expect(rc == 0 and row(out, "correctness") == (0.0, 60.0) and row(out, "total")[0] == 0.0
+           and re.search(r"^    barrier: barrier divergence in kernel kogge_stone_kernel", out, re.M)
+           and re.search(r"^    race: data race on shared memory", out, re.M)
+           and row(out, "timing") == (None, 10.0),
+           "./scan-labs check --lab 01 on the stub: 0 points, the barrier and race findings named, timing not measured "
+           "without a GPU: exit %d" % rc, tail(out, 40))
+    shutil.copy2(os.path.join(kit, "grader", "tests", "corpus", "lab02-modulo-mapping", "labs", "02-brent-kung", "scan.cu"),
+                 os.path.join(student, "labs", "02-brent-kung", "scan.cu"))
+    rc, out = run(["./scan-labs", "check", "--lab", "02"], cwd=student, log="check-modulo02.log")
+    divergence = row(out, "divergence")[0]
+    expect(rc == 0 and row(out, "correctness") == (60.0, 60.0) and row(out, "safety") == (20.0, 20.0)
+           and divergence is not None and 5.0 <= divergence <= 9.0,
+           "./scan-labs check --lab 02 on a modulo-mapping Brent-Kung: 60/60, 20/20, divergence %s/10: exit %d"
+           % (divergence, rc), tail(out, 40))
+    shutil.copy2(os.path.join(kit, "labs", "02-brent-kung", "scan.cu"), os.path.join(student, "labs", "02-brent-kung", "scan.cu"))
+    rc, out = run(["./scan-labs", "check", "--lab", "7"], cwd=student)
+    expect(rc == 2 and "no lab '7'; the labs: 01 02 03 04 05" in out, "./scan-labs check --lab 7: exit %d, the labs listed"
+           % rc, out)
 rc, out = run(["./scan-labs", "grade"], cwd=student)
 expect(rc == 2 and "not part of the student handout" in out, "./scan-labs grade says the grader is not there: exit %d" % rc, out)
 rc, out = run(["meson", "setup", "build-reference", "-Dsolution=reference"], cwd=student)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "check.hpp"
 #include "device.hpp"
 #include "harness.hpp"
 #include "lab.hpp"
@@ -35,6 +36,12 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
                    permutation per launch drawn from it; default 1), reverse
                    or launch; a GPU promises no order, so a right scan is
                    right in every one
+  --check          instead of the tests: the table the grader would give on
+                   the public datasets and this machine (./scan-labs check)
+  --timing FILE    with --check: scan-bench's --json of this lab at the
+                   rubric's timing size, for the timing row (GPU only)
+  --verify-targets with --check: only the divergence run; exit 1 unless this
+                   build's (the reference's) figures are labs/targets.json's
 )";
 
 // "4 6 7,1" -> {4, 6, 7, 1}; false on anything that is not a number.
@@ -58,11 +65,13 @@ bool parse_values(const std::string& text, std::vector<float>& out) {
 int main(int argc, char** argv) {
     std::string manifest = harness::kLab.manifest, cls, input, trace, block_order;
     bool have_input = false;
-    bool list = false, divergence = false;
+    bool list = false, divergence = false, check = false;
+    harness::CheckOptions check_options{LAB_TARGETS, "", false};
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order") &&
+        if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order" ||
+             arg == "--timing") &&
             i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
@@ -76,6 +85,9 @@ int main(int argc, char** argv) {
             have_input = true;
         } else if (arg == "--trace") trace = argv[++i];
         else if (arg == "--block-order") block_order = argv[++i];
+        else if (arg == "--check") check = true;
+        else if (arg == "--timing") check_options.timing_json = argv[++i];
+        else if (arg == "--verify-targets") check_options.verify = true;
         else {
             if (arg == "--help" || arg == "-h" || arg == "-?") std::fputs(kHelp, stdout);
             rest.push_back(argv[i]);
@@ -114,6 +126,11 @@ int main(int argc, char** argv) {
                     dev.description.c_str());
         return kSkip;
     }
+    if ((!check_options.timing_json.empty() || check_options.verify) && !check) {
+        std::fprintf(stderr, "--timing and --verify-targets go with --check\n%s", kHelp);
+        return kUsage;
+    }
+    if (check) return harness::run_check(entries, check_options);
     if (divergence && !device::trace_divergence(true)) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;

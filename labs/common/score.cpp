@@ -1,0 +1,38 @@
+#include "score.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace score {
+
+const char* const kCategories[4] = {"race", "barrier", "memory", "leak"};
+
+std::string category_of(const std::string& finding) {
+    if (finding.rfind("data race", 0) == 0) return "race";
+    if (finding.rfind("barrier divergence", 0) == 0 || finding.rfind("possible deadlock", 0) == 0) return "barrier";
+    return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
+}
+
+bool undefined_behaviour(const std::string& finding) {
+    const std::string c = category_of(finding);
+    return c == "barrier" || (c == "memory" && finding.find("uninitialized") == std::string::npos);
+}
+
+bool trivial(const std::vector<float>& in, const datasets::ScanSpec& spec) {
+    const std::vector<double> expected = datasets::reference_scan(in, spec);
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (expected[i] != in[i]) return false;
+    return true;
+}
+
+double divergence_part(double got, double target, double full_within, double zero_below) {
+    return std::clamp((got - (target - zero_below)) / (zero_below - full_within), 0.0, 1.0);
+}
+
+double rounded_ratio(double ratio, double step) { return step > 0 ? std::round(ratio / step) * step : ratio; }
+
+double timing_part(double ratio, double full_within, double zero_at, double step) {
+    return std::clamp((zero_at - rounded_ratio(ratio, step)) / (zero_at - full_within), 0.0, 1.0);
+}
+
+}  // namespace score

@@ -1,0 +1,38 @@
+// The grader's arithmetic that a student's own check needs too (the grader
+// and `./scan-labs check` both call these): which findings belong to which
+// safety check, which datasets carry points, and what a divergence level or
+// a time earns.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scan_spec.hpp"
+
+namespace score {
+
+// The safety checks, each worth a quarter of the safety points.
+extern const char* const kCategories[4];  // race, barrier, memory, leak
+
+// The safety check a backend finding counts against.
+std::string category_of(const std::string& finding);
+
+// Findings after which a run's values prove nothing: undefined behaviour the
+// hardware may turn into a hang or into other values.
+bool undefined_behaviour(const std::string& finding);
+
+// Expected output equal to the input (n <= 1 for inclusive scans): a copy of
+// the input passes, so it carries no points.
+bool trivial(const std::vector<float>& in, const datasets::ScanSpec& spec);
+
+// Divergence: full points (1) within full_within of the reference's SIMT
+// efficiency, none zero_below under it, linear between.
+double divergence_part(double got, double target, double full_within, double zero_below);
+
+// Timing: the ratio to the reference's time rounded to `step` (noise well
+// inside a step cannot move the points), then full points within
+// full_within, none from zero_at, linear between.
+double rounded_ratio(double ratio, double step);
+double timing_part(double ratio, double full_within, double zero_at, double step);
+
+}  // namespace score
