@@ -224,7 +224,8 @@ std::string Triage::summary(const std::string& details) const {
         failing += (failing.empty() ? "" : ", ") + (runs_.size() > 1 ? r.function + " on " : std::string("on ")) +
                    std::to_string(r.failed) + " of " + plural(r.datasets, "dataset");
     std::string out = std::string(79, '-') + "\nWhat to fix first: " + plural(problems_.size(), "distinct problem") +
-                      " (" + failing + "), each shown in full above at its first dataset\n";
+                      " (" + failing + ")" + (problems_.size() == 1 ? ", shown" : ", each shown") +
+                      " in full above at its first dataset\n";
     std::size_t number = 0;
     bool undefined = false, wrong = false;
     for (const Seen* s : order) {
