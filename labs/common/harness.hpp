@@ -13,6 +13,14 @@ namespace harness {
 // The datasets chosen on the command line (main.cpp).
 void select(std::vector<datasets::Entry> entries);
 
+// How failures are shown. By default each distinct problem once in full, at
+// its first dataset, one line per failing dataset and a summary of what to
+// fix first (triage.hpp); with `print` (--details) every failed check of
+// every dataset in full. A `file` (--details-file; the Meson tests name one
+// in meson-logs/) gets every check of every dataset in full either way,
+// after `header`.
+void show_details(bool print, const std::string& file, const std::string& header);
+
 // Instead of the manifest's datasets, run on these values (--input).
 void use_values(std::vector<float> values);
 

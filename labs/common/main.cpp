@@ -26,6 +26,13 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --class NAME     run only the datasets of this class (see --list)
   --manifest FILE  read the datasets from FILE instead of the lab's public manifest
   --list           list the datasets and exit
+  --details        print every failed check of every dataset in full (by
+                   default a problem is printed in full once, at the first
+                   dataset that shows it; each failing dataset gets one line
+                   and the run ends with a summary of what to fix first)
+  --details-file F also write every check of every dataset, each failed one
+                   in full, to the file F (meson test writes
+                   meson-logs/labNN-CLASS.details.txt)
   --divergence     print each kernel's SIMT divergence (emulator backend only)
   --input "V V .." run the lab's functions on these values instead (spaces or
                    commas between them), checked by the same rules
@@ -63,15 +70,15 @@ bool parse_values(const std::string& text, std::vector<float>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string manifest = harness::kLab.manifest, cls, input, trace, block_order;
+    std::string manifest = harness::kLab.manifest, cls, input, trace, block_order, details_file;
     bool have_input = false;
-    bool list = false, divergence = false, check = false;
+    bool list = false, divergence = false, check = false, details = false;
     harness::CheckOptions check_options{LAB_TARGETS, "", false};
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order" ||
-             arg == "--timing") &&
+             arg == "--timing" || arg == "--details-file") &&
             i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
@@ -80,6 +87,8 @@ int main(int argc, char** argv) {
         else if (arg == "--manifest") manifest = argv[++i];
         else if (arg == "--list") list = true;
         else if (arg == "--divergence") divergence = true;
+        else if (arg == "--details") details = true;
+        else if (arg == "--details-file") details_file = argv[++i];
         else if (arg == "--input") {
             input = argv[++i];
             have_input = true;
@@ -159,14 +168,17 @@ int main(int argc, char** argv) {
         }
     }
     if (have_input) harness::use_values(values);
+    std::string header;
     if (have_input)
-        std::printf("%zu --input value(s) on %s\n", values.size(), dev.description.c_str());
+        header = std::to_string(values.size()) + " --input value(s) on " + dev.description + "\n";
     else
-        std::printf("%zu dataset(s)%s%s from %s on %s\n", entries.size(), cls.empty() ? "" : " of class ",
-                    cls.c_str(), manifest.c_str(), dev.description.c_str());
+        header = std::to_string(entries.size()) + " dataset(s)" + (cls.empty() ? "" : " of class " + cls) + " from " +
+                 manifest + " on " + dev.description + "\n";
     harness::select(std::move(entries));
     if (const std::string order = device::block_order(); !order.empty())
-        std::printf("%s (--block-order changes it)\n", order.c_str());
+        header += order + " (--block-order changes it)\n";
+    std::fputs(header.c_str(), stdout);
+    harness::show_details(details, details_file, header);
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());
     return context.run();

@@ -84,7 +84,7 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
 
     const std::vector<float> out(seen.out.begin(), seen.out.begin() + static_cast<std::ptrdiff_t>(n));
     const compare::Result r = compare::compare(input, out, spec, exact);
-    checks.push_back({"outputs_match", r.ok(), r.report});
+    checks.push_back({"outputs_match", r.ok(), r.report, r.wrong, r.first_wrong.value_or(0)});
     return checks;
 }
 

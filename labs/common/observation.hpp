@@ -66,6 +66,9 @@ struct Check {
                        // ran_on_gpu (a kernel launched and wrote the output)
     bool ok = true;
     std::string message;  // why it failed, for a person
+    // outputs_match only: how many outputs are wrong and the first of them
+    // (for the suite's one line per failing dataset, triage.hpp).
+    std::size_t wrong = 0, first_wrong = 0;
 };
 
 // Every rule for one observation of `function` on `input` (n values, no guard).

@@ -1,0 +1,255 @@
+#include "triage.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <regex>
+#include <set>
+#include <utility>
+
+namespace harness {
+namespace {
+
+// Problem keys. Two problems are the same when they say the same thing about
+// the same code, whatever the dataset:
+//   - a finding of the emulator ("KIND in kernel KERNEL: MESSAGE; launched
+//     at FILE:LINE"): its KIND, its KERNEL, the source lines its MESSAGE
+//     names (as a set: a race seen from its reader's side names the writer's
+//     line first) and the launch's line. Blocks, threads, array indices,
+//     addresses, allocation sizes and "(and N more blocks)" are left out:
+//     they change with the dataset's length and the block order, not with
+//     the bug. So the stub's race on partial[1] in block (0,0,0) of a tiny
+//     dataset and in block (417,0,0) of a large one is one problem.
+//   - a wrong output (outputs_match): the function and its hint with every
+//     number taken out: the hint says what is wrong ("the outputs equal the
+//     inputs", "the step with stride # never ran"); the counts, indices and
+//     offsets are the dataset's.
+//   - any other rule: the rule, the function and the message's first line
+//     with every number taken out ("device memory leaked: # bytes ...").
+// Keys are plain strings, the same on every run and machine.
+
+std::string without_numbers(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+            out += text[i];
+            continue;
+        }
+        out += '#';
+        while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) ++i;
+    }
+    return out;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string shortened(const std::string& text, std::size_t most) {
+    return text.size() <= most ? text : text.substr(0, most - 3) + "...";
+}
+
+std::string plural(std::size_t n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// A finding, taken apart.
+struct Finding {
+    bool parsed = false;
+    std::string kind, kernel;
+    std::vector<std::string> lines;  // FILE:LINE its message names, each once, by file then line
+    std::string launch;              // where the kernel was launched (FILE:LINE), if said
+};
+
+Finding parse(const std::string& finding) {
+    static const std::string in_kernel = " in kernel ", launched = "; launched at ";
+    static const std::regex source(R"(([A-Za-z0-9_.+/-]+\.(?:cu|cuh|h|hpp|cpp|cc|cxx)):([0-9]+))");
+    Finding f;
+    const std::size_t k = finding.find(in_kernel);
+    if (k == std::string::npos) return f;
+    const std::size_t colon = finding.find(": ", k + in_kernel.size());
+    if (colon == std::string::npos) return f;
+    f.parsed = true;
+    f.kind = finding.substr(0, k);
+    f.kernel = finding.substr(k + in_kernel.size(), colon - k - in_kernel.size());
+    std::string message = finding.substr(colon + 2);
+    if (const std::size_t at = message.rfind(launched); at != std::string::npos) {
+        f.launch = message.substr(at + launched.size());
+        message.resize(at);
+    }
+    std::set<std::pair<std::string, unsigned long>> lines;
+    for (std::sregex_iterator it(message.begin(), message.end(), source), end; it != end; ++it)
+        lines.insert({(*it)[1].str(), std::stoul((*it)[2].str())});
+    for (const auto& [file, line] : lines) f.lines.push_back(file + ":" + std::to_string(line));
+    return f;
+}
+
+std::string joined(const std::vector<std::string>& parts, const std::string& between) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : between) + p;
+    return out;
+}
+
+Problem finding_problem(const std::string& finding) {
+    const Finding f = parse(finding);
+    Problem p;
+    p.severity = Severity::UndefinedBehaviour;
+    p.rule = "backend_checks_clean";
+    p.full = finding;
+    p.key = finding_key(finding);
+    if (!f.parsed) {
+        p.title = p.brief = shortened(first_line(finding), 100);
+        return p;
+    }
+    const std::string at = f.lines.empty() ? "" : " at " + joined(f.lines, ", ");
+    p.title = f.kind + " in kernel " + f.kernel + at;
+    p.brief = f.kind + at;
+    return p;
+}
+
+}  // namespace
+
+const char* label(Severity severity) {
+    switch (severity) {
+        case Severity::UndefinedBehaviour: return "undefined behaviour";
+        case Severity::WrongResult: return "wrong result";
+        case Severity::Note: return "note";
+    }
+    return "";
+}
+
+std::string finding_key(const std::string& finding) {
+    const Finding f = parse(finding);
+    if (!f.parsed) return "finding|" + without_numbers(finding);
+    return "finding|" + f.kind + "|" + f.kernel + "|" + joined(f.lines, ",") + "|launched at " + f.launch;
+}
+
+std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
+                                 const std::string& function) {
+    std::vector<Problem> out;
+    for (const Check& c : checks) {
+        if (c.ok) continue;
+        if (c.rule == "backend_checks_clean" && !seen.findings.empty()) {
+            for (const auto& f : seen.findings) out.push_back(finding_problem(f));
+            continue;
+        }
+        Problem p;
+        p.rule = c.rule;
+        p.full = c.message;
+        const std::string line = first_line(c.message);
+        if (c.rule == "outputs_match") {
+            const std::size_t at = c.message.rfind("hint: ");
+            const std::string hint = at == std::string::npos ? line : first_line(c.message.substr(at + 6));
+            p.key = c.rule + "|" + function + "|" + without_numbers(hint);
+            p.title = function + " computes wrong values; hint: " + hint;
+            p.brief = "values: first wrong output at index " + std::to_string(c.first_wrong) + " (" +
+                      std::to_string(c.wrong) + " of " + std::to_string(seen.n) + " wrong)";
+        } else {
+            const bool undefined =
+                c.rule == "no_device_error" || c.rule == "nothing_written_past_n" || c.rule == "backend_checks_clean";
+            p.severity = undefined ? Severity::UndefinedBehaviour : Severity::WrongResult;
+            p.key = c.rule + "|" + function + "|" + without_numbers(line);
+            p.title = function + ": " + c.rule + ": " + line;
+            p.brief = c.rule + ": " + shortened(line, 160);
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems) {
+    std::vector<std::string> briefs;
+    for (const auto& p : problems)
+        if (std::find(briefs.begin(), briefs.end(), p.brief) == briefs.end()) briefs.push_back(p.brief);
+    return dataset + ": " + joined(briefs, "; ");
+}
+
+bool Triage::failed() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const Runs& r) { return r.failed > 0; });
+}
+
+std::vector<Problem> Triage::add(const std::string& function, const std::string& dataset,
+                                 const std::vector<Problem>& problems) {
+    auto runs = std::find_if(runs_.begin(), runs_.end(), [&](const Runs& r) { return r.function == function; });
+    if (runs == runs_.end()) runs = runs_.insert(runs_.end(), {function});
+    ++runs->datasets;
+    runs->failed += !problems.empty();
+    const std::string run = function + " on " + dataset;
+    std::vector<Problem> fresh;
+    std::set<std::string> here;  // a problem counts once per dataset, however often it showed there
+    for (const Problem& p : problems) {
+        if (!here.insert(p.key).second) continue;
+        const auto it =
+            std::find_if(problems_.begin(), problems_.end(), [&](const Seen& s) { return s.problem.key == p.key; });
+        if (it != problems_.end()) {
+            ++it->datasets;
+            continue;
+        }
+        problems_.push_back({p, run, 1});
+        fresh.push_back(p);
+    }
+    return fresh;
+}
+
+void Triage::add_divergence(const std::string& function, const std::string& dataset,
+                            const std::vector<KernelDivergence>& launches) {
+    const std::string run = function + " on " + dataset;
+    std::vector<std::string> kernels;
+    for (const auto& d : launches)
+        if (std::find(kernels.begin(), kernels.end(), d.kernel) == kernels.end()) kernels.push_back(d.kernel);
+    for (const auto& kernel : kernels) {
+        std::vector<KernelDivergence> its;
+        unsigned divergent = 0;
+        for (const auto& d : launches)
+            if (d.kernel == kernel) {
+                its.push_back(d);
+                divergent += d.total().divergent_blocks;
+            }
+        if (divergent == 0) continue;
+        const double efficiency = simt_efficiency(its);
+        auto it = std::find_if(divergence_.begin(), divergence_.end(),
+                               [&](const Divergence& d) { return d.kernel == kernel; });
+        if (it == divergence_.end()) it = divergence_.insert(divergence_.end(), {kernel, run, efficiency});
+        if (efficiency < it->lowest) *it = {kernel, run, efficiency};
+    }
+}
+
+std::string Triage::summary(const std::string& details) const {
+    if (!failed()) return "";
+    std::vector<const Seen*> order;
+    for (const auto& s : problems_) order.push_back(&s);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Seen* a, const Seen* b) { return a->problem.severity < b->problem.severity; });
+    // "on 19 of 20 datasets", or per function where the lab has more than one
+    std::string failing;
+    for (const auto& r : runs_)
+        failing += (failing.empty() ? "" : ", ") + (runs_.size() > 1 ? r.function + " on " : std::string("on ")) +
+                   std::to_string(r.failed) + " of " + plural(r.datasets, "dataset");
+    std::string out = std::string(79, '-') + "\nWhat to fix first: " + plural(problems_.size(), "distinct problem") +
+                      " (" + failing + ")" + (problems_.size() == 1 ? ", shown" : ", each shown") +
+                      " in full above at its first dataset\n";
+    std::size_t number = 0;
+    bool undefined = false, wrong = false;
+    for (const Seen* s : order) {
+        undefined = undefined || s->problem.severity == Severity::UndefinedBehaviour;
+        wrong = wrong || s->problem.severity == Severity::WrongResult;
+        out += "  " + std::to_string(++number) + ". " + label(s->problem.severity) + ": " + s->problem.title +
+               "\n     " +
+               (s->datasets > 1
+                    ? "first seen: " + s->first + "; same finding on " + plural(s->datasets - 1, "more dataset")
+                    : "seen once: " + s->first) +
+               "\n";
+    }
+    for (const auto& d : divergence_) {
+        char percent[16];
+        std::snprintf(percent, sizeof percent, "%.1f%%", 100 * d.lowest);
+        out += "  " + std::to_string(++number) + ". " + label(Severity::Note) + ": kernel " + d.kernel +
+               " diverges: SIMT efficiency " + percent + " at the lowest, on " + d.run +
+               " (the grader scores it against the reference's)\n";
+    }
+    if (undefined && wrong)
+        out +=
+            "Undefined behaviour first: while it is there the values are a matter of chance, and fixing it may fix "
+            "them.\n";
+    return details.empty() ? out : out + details + "\n";
+}
+
+}  // namespace harness

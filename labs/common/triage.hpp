@@ -1,0 +1,87 @@
+// A failing lab suite's report, kept short: the problems each dataset's
+// checks show, grouped so that a problem the suite has already shown in full
+// is not shown again, and a summary of what to fix first. The suite
+// (harness.cpp) prints each distinct problem in full at its first dataset,
+// one line per failing dataset, and this summary at the end; --details
+// prints every check of every dataset in full instead.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "observation.hpp"
+
+namespace harness {
+
+// What to fix first, in this order: undefined behaviour (the emulator's
+// findings: races, barrier divergence, out-of-bounds and uninitialized
+// accesses, possible deadlocks; device errors; writes past n), since while it
+// is there the values are a matter of chance; then wrong results (the values,
+// a modified input, a leak, a scan not on the GPU); then notes (SIMT
+// divergence, which costs points, not correctness).
+enum class Severity { UndefinedBehaviour, WrongResult, Note };
+const char* label(Severity severity);
+
+// One problem of one dataset.
+struct Problem {
+    std::string key;  // equal for the same problem on another dataset (problem keys, triage.cpp)
+    Severity severity = Severity::WrongResult;
+    std::string rule;   // the rule of judge() that it broke
+    std::string title;  // one line naming it, for the summary
+    std::string brief;  // a few words, for its dataset's line
+    std::string full;   // in full: the emulator's finding, or the rule's message
+};
+
+// The problems of one run of `function`: one per finding of the emulator
+// (rule backend_checks_clean), one per other failed rule; none when it passed.
+std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
+                                 const std::string& function);
+
+// The key of one of the emulator's findings ("KIND in kernel KERNEL: ...").
+std::string finding_key(const std::string& finding);
+
+// A failing dataset's line, without the leading "  FAIL  ".
+std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems);
+
+// The problems of a run's datasets, in the order they were added.
+class Triage {
+public:
+    // Records one run of `function` on `dataset` (passed when `problems` is
+    // empty); returns its problems that no earlier run showed, each once:
+    // those to print in full.
+    std::vector<Problem> add(const std::string& function, const std::string& dataset,
+                             const std::vector<Problem>& problems);
+    // Records the SIMT divergence of one run's launches (--divergence).
+    void add_divergence(const std::string& function, const std::string& dataset,
+                        const std::vector<KernelDivergence>& launches);
+
+    bool failed() const;
+    std::size_t distinct() const { return problems_.size(); }
+
+    // What to fix first: each distinct problem once, undefined behaviour
+    // first, then wrong results, then notes, with its first dataset and on
+    // how many more it showed; `details` (a line) says where every finding of
+    // every dataset is. Empty when every dataset passed.
+    std::string summary(const std::string& details) const;
+
+private:
+    struct Seen {
+        Problem problem;
+        std::string first;  // the first run that showed it: "FUNCTION on DATASET"
+        std::size_t datasets = 0;
+    };
+    struct Divergence {
+        std::string kernel, run;  // the run of the lowest efficiency
+        double lowest = 1;
+    };
+    struct Runs {
+        std::string function;
+        std::size_t datasets = 0, failed = 0;
+    };
+    std::vector<Seen> problems_;
+    std::vector<Divergence> divergence_;
+    std::vector<Runs> runs_;  // per function
+};
+
+}  // namespace harness
