@@ -97,6 +97,7 @@ std::vector<KitPart> handout_parts() {
         {"course/github/grade.yml", ".github/workflows/grade.yml", false, false},
         {"labs/README.md", "labs/README.md", false, false},
         {"labs/meson.build", "labs/meson.build", false, true},
+        {"labs/targets.json", "labs/targets.json", false, false},  // ./scan-labs check: the rubric, the reference's figures
         {"labs/common", "labs/common", true, true},
     };
     for (const catalog::Lab& lab : catalog::labs()) {
