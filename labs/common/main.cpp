@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
                     dev.description.c_str());
         return kSkip;
     }
+    harness::configure_device();
     if (divergence && !device::trace_divergence(true)) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;
