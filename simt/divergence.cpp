@@ -138,6 +138,7 @@ std::string format(const LaunchDivergence& d) {
 }  // namespace simt
 
 extern "C" void __sanitizer_cov_trace_pc() {
+    if (--simt::detail::g_steps_left == 0) simt::detail::steps_spent(__builtin_return_address(0));
     if (simt::detail::g_on && simt::detail::in_kernel())
         simt::detail::g_traces[simt::detail::current_thread()].push_back(
             reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));

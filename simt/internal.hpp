@@ -85,6 +85,14 @@ inline std::uint64_t g_progress = 0;
 // prefix), as they may on a GPU (runtime.cpp).
 inline bool g_published = false;
 void on_publish();
+// The watchdog's countdown (runtime.cpp): the basic blocks the running block
+// may still run before one of its threads finishes. The trace-pc hook
+// (divergence.cpp) counts it down and calls steps_spent at 0, which inside
+// a kernel puts the block under watch (outside one there is no count): every basic block then comes to steps_spent, which notes
+// where the thread is and stops it now and then, until the scheduler ends
+// the launch with a finding.
+inline std::uint64_t g_steps_left = ~std::uint64_t{0};
+void steps_spent(const void* pc);
 // A read that may be a spin-wait's (an atomic that changed nothing, a
 // volatile load): after many in a row of one unchanged word the thread
 // yields (runtime.cpp) so other threads and blocks can run.

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,12 @@ struct Lane {
     unsigned long long poll_value = 0;
     unsigned polls = 0;
     const void* poll_pc = nullptr;
+    // Once its block has spent its basic-block budget (the watchdog, below):
+    // the blocks it ran since, with how often (a few dozen at most), and the
+    // basic blocks it has run since it was last resumed.
+    std::vector<std::pair<const void*, unsigned>> visits;
+    const void* last_pc = nullptr;
+    unsigned slice = 0;
 };
 
 // Hands out pooled stacks and notes each lane's range for the memory checks.
@@ -169,6 +176,16 @@ struct BlockRun {
     unsigned interval_in_block = 0;
     std::shared_ptr<detail::SavedShared> shared;  // while another block runs
     std::vector<std::vector<std::uintptr_t>> traces;
+    // The watchdog: the basic blocks it may still run before one of its
+    // threads finishes (detail::g_steps_left while it runs), the barriers it
+    // passed meanwhile and where the last one was, and, once they are spent,
+    // how many more its threads run to show where they loop.
+    std::uint64_t steps_left = 0;
+    unsigned long long barriers = 0, barriers_in_budget = 0;
+    const char* barrier_file = nullptr;
+    int barrier_line = 0;
+    bool sampling = false;
+    std::uint64_t sample_left = 0;
 };
 
 thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
@@ -178,6 +195,51 @@ thread_local std::vector<Warp>* g_warps = nullptr;
 thread_local detail::LaunchState* g_launch = nullptr;
 thread_local std::uint64_t g_interval_counter = 0;  // carried from launch to launch
 thread_local std::vector<unsigned char> g_dynamic_shared;
+thread_local BlockRun* g_block = nullptr;  // the running block
+thread_local bool g_preempted = false;    // a thread of it was stopped in a loop (the watchdog's sampling)
+
+// ---- the watchdog -----------------------------------------------------------
+//
+// A block whose threads run spin_budget() basic blocks (the trace-pc hook
+// counts them) without one of them finishing loops without end, as far as
+// the emulator can tell: a barrier inside the loop does not make it end.
+// Then the block runs kSampleSlice more basic blocks per thread, each thread
+// at most kSampleSlice at a time, so the report can say where each one is and
+// which lines the loop spans, and the launch stops with a finding (a thread
+// that finishes meanwhile starts the count again).
+
+constexpr std::uint64_t kNever = ~std::uint64_t{0};
+constexpr unsigned kSampleSlice = 1024;
+constexpr std::size_t kSampledBlocks = 64;  // distinct basic blocks kept per thread
+// The default: labs/common/catalog.cpp says why (SIMT_SPIN_BUDGET overrides it).
+constexpr unsigned long long kDefaultSpinBudget = 100'000'000;
+
+unsigned long long& spin_budget_setting() {
+    static unsigned long long budget = [] {
+        const char* spec = std::getenv("SIMT_SPIN_BUDGET");
+        if (spec == nullptr || *spec == '\0') return kDefaultSpinBudget;
+        char* end = nullptr;
+        const unsigned long long b = std::strtoull(spec, &end, 10);
+        if (*end != '\0' || std::string(spec).find_first_not_of("0123456789") != std::string::npos) {
+            std::fprintf(stderr, "simt: SIMT_SPIN_BUDGET must be a number of basic blocks (digits; 0: no limit)\n");
+            std::exit(2);
+        }
+        return b;
+    }();
+    return budget;
+}
+
+std::uint64_t fresh_budget() {
+    const unsigned long long b = spin_budget_setting();
+    return b == 0 ? kNever : b;
+}
+
+// A thread of the running block finished (or the block starts): the count starts again.
+void restart_watch(BlockRun& b) {
+    b.sampling = false;
+    b.barriers = 0;
+    detail::g_steps_left = fresh_budget();
+}
 
 // "threads 0-31, 64" style list of thread indices.
 std::string thread_list(const std::vector<unsigned>& ids) {
@@ -263,7 +325,8 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
             const bool in_mask = mask >> (t - first) & 1u;
             if (lanes[t].status == Status::AtWarpSync) waiting.push_back(static_cast<unsigned>(t));
             else if (in_mask) missing.push_back(static_cast<unsigned>(t));
-            spinning = spinning || (in_mask && lanes[t].status == Status::Spinning);
+            spinning = spinning || (in_mask && (lanes[t].status == Status::Spinning ||
+                                                lanes[t].status == Status::Running));  // stopped by the watchdog's sampling
         }
         if (spinning) continue;
         if (!missing.empty())
@@ -290,6 +353,7 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
                  detail::LaunchState& launch) {
     b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
     b.interval_in_block = 0;
+    restart_watch(b);
     for (auto& lane : b.lanes) {
         lane.status = Status::Running;
         lane.polls = 0;
@@ -298,13 +362,15 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
             lane.sink = std::move(sink);
             body(closure);
             lane.status = Status::Exited;
+            restart_watch(*g_block);
             return std::move(lane.sink);
         });
     }
 }
 
 // Yielded: it published to other blocks (detail::g_published) and was put aside.
-enum class Outcome { Done, Stalled, Yielded };
+// Runaway: its threads spent the watchdog's budget and then the sampling's.
+enum class Outcome { Done, Stalled, Yielded, Runaway };
 
 // Runs a started block until every thread has exited, or until its threads
 // only spin on values that nothing in the block changes any more (Stalled:
@@ -318,17 +384,20 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
             const std::uint64_t before = detail::g_progress;
             g_spun = 0;
             do {
+                g_preempted = false;
                 for (auto& lane : lanes) {
                     if (lane.status != Status::Running) continue;
                     g_lane = &lane;
+                    lane.slice = 0;
                     lane.fiber = std::move(lane.fiber).resume();
                 }
                 g_lane = nullptr;
+                if (b.sampling && b.sample_left == 0) return Outcome::Runaway;
                 if (detail::g_published) {  // resumed here later: warp rounds still pending go on then
                     detail::g_published = false;
                     return Outcome::Yielded;
                 }
-            } while (release_warp_rounds(lanes, launch));
+            } while (release_warp_rounds(lanes, launch) || g_preempted);
             if (g_spun == 0) break;  // no thread is left spinning
             if (detail::g_progress == before) return Outcome::Stalled;  // nothing they could see changed
             for (auto& lane : lanes)
@@ -344,6 +413,9 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
                                            : std::string("at the end"));
         if (!release_barrier(lanes, launch)) return Outcome::Done;
         ++b.interval_in_block;
+        ++b.barriers;
+        b.barrier_file = waiting->barrier_file;
+        b.barrier_line = waiting->barrier_line;
     }
 }
 
@@ -368,6 +440,69 @@ std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t 
     else
         message += " on each other";
     return message;
+}
+
+// "possible endless loop" for a block that spent the watchdog's budget and
+// then its sampling: the threads that have not finished, the lines the loop
+// spans and where each thread is.
+std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch) {
+    // The loop: the basic blocks a thread ran more than once while sampled
+    // (all it ran if none), by line, in the launch's file where it has any.
+    std::map<std::string, std::set<int>> lines;  // file -> lines
+    for (int repeated = 1; repeated >= 0 && lines.empty(); --repeated)
+        for (const auto& lane : b.lanes)
+            for (const auto& [pc, count] : lane.visits) {
+                if (repeated && count < 2) continue;
+                const std::string at = detail::source_line(pc);
+                const auto colon = at.rfind(':');
+                if (colon == std::string::npos) continue;
+                lines[at.substr(0, colon)].insert(std::atoi(at.c_str() + colon + 1));
+            }
+    std::string file = detail::where(launch.site.file, 0);
+    file.resize(file.rfind(':'));
+    auto chosen = lines.find(file);
+    if (chosen == lines.end())
+        chosen = std::max_element(lines.begin(), lines.end(),
+                                  [](const auto& x, const auto& y) { return x.second.size() < y.second.size(); });
+    std::string loop = "?";
+    if (chosen != lines.end()) {
+        const int first = *chosen->second.begin(), last = *chosen->second.rbegin();
+        loop = chosen->first + ":" + std::to_string(first) + (last > first ? "-" + std::to_string(last) : "");
+    }
+    // Where the threads that have not finished are: (verb, place) -> threads.
+    std::vector<unsigned> unfinished;
+    std::map<std::pair<int, std::string>, std::vector<unsigned>> at;
+    for (unsigned t = 0; t < b.lanes.size(); ++t) {
+        const Lane& lane = b.lanes[t];
+        if (lane.status == Status::Exited) continue;
+        unfinished.push_back(t);
+        if (lane.status == Status::Running)
+            at[{0, lane.last_pc ? detail::source_line(lane.last_pc) : "?"}].push_back(t);
+        else if (lane.status == Status::AtBarrier)
+            at[{1, "the __syncthreads() at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
+        else if (lane.status == Status::AtWarpSync)
+            at[{1, "a warp function at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
+        else
+            at[{2, detail::source_line(lane.poll_pc)}].push_back(t);
+    }
+    std::string now;
+    for (const auto& [place, threads] : at) {
+        static const char* const verbs[2][3] = {{"runs at ", "waits at ", "polls a word at "},
+                                               {"run at ", "wait at ", "poll a word at "}};
+        now += (now.empty() ? "" : "; ") + thread_list(threads) + " " + verbs[threads.size() > 1][place.first] +
+               place.second;
+    }
+    std::string message = detail::block_name(b.idx) + ": " + thread_list(unfinished) +
+                          (unfinished.size() > 1 ? " have run " : " has run ") +
+                          std::to_string(spin_budget_setting()) + " basic blocks in the loop at " + loop;
+    if (b.barriers_in_budget == 0)
+        message += " without reaching a barrier or finishing";
+    else
+        message += " without one finishing, through " + std::to_string(b.barriers_in_budget) + " barriers (the last at " +
+                   detail::where(b.barrier_file, b.barrier_line) + ")";
+    return message + "; now " + now +
+           ": does the loop's condition ever turn false (`stride * 2` where `stride *= 2` was meant)? "
+           "SIMT_SPIN_BUDGET sets the budget";
 }
 
 }  // namespace
@@ -415,6 +550,35 @@ void poll(const void* address, unsigned long long value, const void* pc) {
     lane.status = Status::Spinning;
     ++g_spun;
     lane.sink = std::move(lane.sink).resume();
+}
+
+void steps_spent(const void* pc) {
+    if (g_lane == nullptr || g_block == nullptr) {  // host code of the kernel's file
+        g_steps_left = kNever;
+        return;
+    }
+    BlockRun& b = *g_block;
+    if (!b.sampling) {  // the budget is spent: from now on every basic block comes here
+        b.sampling = true;
+        b.barriers_in_budget = b.barriers;
+        b.sample_left = std::uint64_t{kSampleSlice} * b.lanes.size();
+        for (auto& lane : b.lanes) {
+            lane.visits.clear();
+            lane.last_pc = nullptr;
+            lane.slice = 0;
+        }
+    }
+    g_steps_left = 1;
+    Lane& lane = *g_lane;
+    lane.last_pc = pc;
+    const auto seen = std::find_if(lane.visits.begin(), lane.visits.end(), [pc](const auto& v) { return v.first == pc; });
+    if (seen != lane.visits.end()) ++seen->second;
+    else if (lane.visits.size() < kSampledBlocks) lane.visits.emplace_back(pc, 1);
+    if (b.sample_left > 0) --b.sample_left;
+    if (++lane.slice >= kSampleSlice) {  // put aside, still Running: the block's next pass resumes it
+        g_preempted = true;
+        lane.sink = std::move(lane.sink).resume();
+    }
 }
 
 }  // namespace detail
@@ -482,7 +646,9 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             if (live_suspended) {
                 live->shared = detail::shared_save();
                 detail::divergence_save(live->traces);
+                live->steps_left = detail::g_steps_left;
             }
+            detail::g_steps_left = b.steps_left;
             if (b.shared) {
                 detail::shared_restore(std::move(b.shared));
                 detail::divergence_restore(b.traces);
@@ -492,6 +658,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         }
         live = &b;
         live_done = false;
+        g_block = &b;
         launch.block_idx = b.idx;
         launch.block_linear = b.linear;
         launch.block_serial = b.serial;
@@ -534,6 +701,13 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         switch_to(*b);
         const Outcome outcome = advance(*b, launch);
         b->interval = launch.interval;
+        if (outcome == Outcome::Runaway) {
+            detail::g_steps_left = kNever;
+            launch.reports.add("possible endless loop", b->serial, runaway_message(*b, launch));
+            for (auto& p : started)  // unwound: each fiber's stack is left by an exception
+                for (auto& lane : p->lanes) lane.fiber = ctx::fiber();
+            break;
+        }
         if (outcome == Outcome::Done) {
             live_done = true;
             ++g_block_count;
@@ -563,6 +737,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         }
     }
     launch.block_serial = next;
+    detail::g_steps_left = kNever;
+    g_block = nullptr;
     detail::divergence_end_launch();
     detail::memcheck_end_launch();
     g_interval_counter = launch.interval_high;
@@ -655,6 +831,9 @@ std::string block_order() {
     if (o.kind == BlockOrder::Launch) return "blocks in launch order";
     return "blocks in a seeded random order, seed " + std::to_string(o.seed) + (o.seed == kDefaultSeed ? ", the default" : "");
 }
+
+void set_spin_budget(unsigned long long basic_blocks) { spin_budget_setting() = basic_blocks; }
+unsigned long long spin_budget() { return spin_budget_setting(); }
 
 MemoryUsage memory_in_use() {
     MemoryUsage u;

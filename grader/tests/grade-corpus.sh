@@ -99,14 +99,17 @@ else
     expect no "adv-write-outside wrote /tmp/scan-labs-corpus-escape.txt"
 fi
 
-# What the student reads for a link error, an answer computed on the host and
-# a chain that waits on a block that may never run.
+# What the student reads for a link error, an answer computed on the host,
+# a chain that waits on a block that may never run and a loop that never ends.
 grep -q "undefined reference to .scan_in_shared" "$out/lab04-undefined-device-function/feedback.txt" \
     && expect yes "a link error names the undefined reference" || expect no "a link error names the undefined reference"
 grep -q "hierarchical_scan launched no kernel: the scan must run on the GPU" "$out/lab04-host-answer/feedback.txt" \
     && expect yes "a host answer is named" || expect no "a host answer is named"
 grep -q "possible deadlock in kernel scan_and_chain" "$out/lab04-wait-for-lower-block/feedback.txt" \
     && expect yes "waiting for a lower block is a possible deadlock" || expect no "waiting for a lower block is a possible deadlock"
+grep -q "possible endless loop in kernel kogge_stone_kernel: block (0,0,0): threads 0-1023 have run 20000000 basic blocks in the loop at scan.cu:16-19 without one finishing, through [0-9]* barriers (the last at scan.cu:16); now threads 0-1023 wait at the __syncthreads() at scan.cu:16" \
+    "$out/lab01-endless-loop/feedback.txt" \
+    && expect yes "an endless loop is a possible endless loop, with its lines" || expect no "an endless loop is a possible endless loop, with its lines"
 
 python3 "$kit/grader/tests/check_bands.py" "$kit/grader/tests/bands.txt" "$out" | tee "$out/bands.log" | grep -v '^[0-9]* passed'
 bands=$(tail -n 1 "$out/bands.log")

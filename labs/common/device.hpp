@@ -75,6 +75,12 @@ void given(const float* p, std::size_t count);
 std::string block_order();
 bool set_block_order(const std::string& spec);
 
+// The emulator's watchdog: the basic blocks a block may run with no thread
+// finishing before its launch stops with a "possible endless loop" finding
+// (simt/README.md); the environment variable SIMT_SPIN_BUDGET, where set,
+// wins. A no-op on a GPU.
+void limit_spinning(unsigned long long basic_blocks);
+
 // Device memory allocated through the runtime's allocation calls and not yet
 // freed, counted by the harness (every cudaMalloc-family call of the process,
 // the lab's included, goes through it).

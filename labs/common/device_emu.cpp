@@ -3,6 +3,8 @@
 // suite as failures.
 #include <simt/runtime.hpp>
 
+#include <cstdlib>
+
 #include "device.hpp"
 
 namespace device {
@@ -53,6 +55,10 @@ void given(const float* p, std::size_t count) { simt::set_given_bytes(p, count *
 
 std::string block_order() { return simt::block_order(); }
 bool set_block_order(const std::string& spec) { return simt::set_block_order(spec); }
+
+void limit_spinning(unsigned long long basic_blocks) {
+    if (std::getenv("SIMT_SPIN_BUDGET") == nullptr) simt::set_spin_budget(basic_blocks);
+}
 
 Usage in_use() {
     const simt::MemoryUsage m = simt::memory_in_use();

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "device.hpp"
+
 namespace harness {
 
 std::vector<LabFunction> lab_functions() {
@@ -15,6 +17,10 @@ std::vector<LabFunction> lab_functions() {
         out.push_back({lab->functions[i].name, lab->functions[i].spec, kLab.functions[i].run});
     }
     return out;
+}
+
+void configure_device() {
+    if (const catalog::Lab* lab = catalog::find(kLab.id)) device::limit_spinning(lab->spin_budget);
 }
 
 }  // namespace harness

@@ -36,4 +36,8 @@ struct LabFunction {
 // two disagree (a build defect, not a student's).
 std::vector<LabFunction> lab_functions();
 
+// Gives the device kLab's settings from the catalog (the emulator's watchdog
+// budget); the suite and the runner call it once the device is usable.
+void configure_device();
+
 }  // namespace harness

@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
                     dev.description.c_str());
         return kSkip;
     }
+    harness::configure_device();
     if ((!check_options.timing_json.empty() || check_options.verify) && !check) {
         std::fprintf(stderr, "--timing and --verify-targets go with --check\n%s", kHelp);
         return kUsage;

@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
         std::printf("SKIP: %s\n", dev.description.c_str());
         return 77;
     }
+    harness::configure_device();
     if (divergence && !device::trace_divergence(true)) return usage("--divergence needs the emulator backend");
     if (!block_order.empty() && !device::set_block_order(block_order))
         return usage("--block-order needs the emulator backend and a seed (digits), reverse or launch");

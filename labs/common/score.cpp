@@ -9,7 +9,9 @@ const char* const kCategories[4] = {"race", "barrier", "memory", "leak"};
 
 std::string category_of(const std::string& finding) {
     if (finding.rfind("data race", 0) == 0) return "race";
-    if (finding.rfind("barrier divergence", 0) == 0 || finding.rfind("possible deadlock", 0) == 0) return "barrier";
+    if (finding.rfind("barrier divergence", 0) == 0 || finding.rfind("possible deadlock", 0) == 0 ||
+        finding.rfind("possible endless loop", 0) == 0)  // the kernel would hang on a GPU
+        return "barrier";
     return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
 }
 

@@ -378,3 +378,36 @@ cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_
     publish_chain_volatile<<<blocks, 32>>>(d_data, d_flags, d_out);
     return cudaGetLastError();
 }
+
+// The watchdog. endless_loop's update adds `step`, 0 here (as `stride * 2`
+// leaves stride as it was), so its loop never ends: with no barrier in it
+// (thread 0 would run on alone) or with one (every thread passes it again and
+// again). long_loop runs long but ends: with `staggered`, thread t runs
+// (t + 1) * rounds rounds with no barrier and exits, so the block's threads
+// finish one after another; without, every thread runs `rounds` rounds with
+// a barrier in each.
+__global__ void endless_loop(int* out, unsigned step, int with_barrier) {
+    const unsigned t = threadIdx.x;
+    for (unsigned i = 0; i < blockDim.x; i += step) {  // line 391
+        out[blockIdx.x * blockDim.x + t] = static_cast<int>(i);
+        if (with_barrier) __syncthreads();  // line 393
+    }
+}
+
+cudaError_t launch_endless_loop(int* d_out, unsigned blocks, unsigned step, bool with_barrier) {
+    endless_loop<<<blocks, 64>>>(d_out, step, with_barrier ? 1 : 0);  // line 398
+    return cudaGetLastError();
+}
+
+__global__ void long_loop(int* out, unsigned rounds, int staggered) {
+    const unsigned t = threadIdx.x, mine = blockIdx.x * blockDim.x + t;
+    for (unsigned i = 0; i < (staggered ? (t + 1) * rounds : rounds); ++i) {
+        out[mine] += 1;
+        if (!staggered) __syncthreads();
+    }
+}
+
+cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool staggered) {
+    long_loop<<<blocks, 64>>>(d_out, rounds, staggered ? 1 : 0);
+    return cudaGetLastError();
+}

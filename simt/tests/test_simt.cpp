@@ -6,6 +6,7 @@
 #include <simt/runtime.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <vector>
 
@@ -650,4 +651,68 @@ TEST_CASE("blocks waiting for blocks that cannot start are reported as a possibl
     REQUIRE(cudaMemset(d_in.ptr, 0, 4 * 64 * sizeof(int)) == cudaSuccess);
     REQUIRE(launch_reverse(d_in.ptr, d_more.ptr, 4, 64) == cudaSuccess);
     CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a possible endless loop, not hung") {
+    const unsigned long long budget = simt::spin_budget();
+    simt::set_spin_budget(100000);
+    REQUIRE(simt::set_block_order("launch"));  // the report names block 0
+    DeviceArray<int> d_out(4 * 64);
+    simt::take_findings();
+    const auto start = std::chrono::steady_clock::now();
+    // No barrier in the loop: thread 0 would run on alone; each thread is then
+    // run a little (the sampling) to say where it is.
+    REQUIRE(launch_endless_loop(d_out.ptr, 4, 0, false) == cudaSuccess);
+    auto findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].check == "possible endless loop");
+    CHECK(simt::format(findings[0]) ==
+          "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
+          "the loop at kernels.cu:391-392 without reaching a barrier or finishing; now threads 0-63 run at "
+          "kernels.cu:391: does the loop's condition ever turn false (`stride * 2` where `stride *= 2` was meant)? "
+          "SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
+    // A barrier in the loop: every thread passes it again and again, which is no progress.
+    REQUIRE(launch_endless_loop(d_out.ptr, 4, 0, true) == cudaSuccess);
+    findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(simt::format(findings[0]) ==
+          "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
+          "the loop at kernels.cu:391-393 without one finishing, through 155 barriers (the last at kernels.cu:393); "
+          "now threads 0-63 wait at the __syncthreads() at kernels.cu:393: does the loop's condition ever turn false "
+          "(`stride * 2` where `stride *= 2` was meant)? SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));  // about 10 ms of work
+    // The loop with a step ends; the emulator carries on.
+    REQUIRE(launch_endless_loop(d_out.ptr, 4, 1, true) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    CHECK(download(d_out.ptr, 4 * 64) == std::vector<int>(4 * 64, 63));
+    REQUIRE(simt::set_block_order("default"));
+    simt::set_spin_budget(budget);
+}
+
+TEST_CASE("the watchdog counts a block's basic blocks until one of its threads finishes") {
+    const unsigned long long budget = simt::spin_budget();
+    simt::set_spin_budget(100000);
+    DeviceArray<int> d_out(8 * 64);
+    simt::take_findings();
+    // Thread t runs 200 (t + 1) rounds: about 1.2 million basic blocks in the
+    // block, but a thread finishes every 40000 at most.
+    REQUIRE(cudaMemset(d_out.ptr, 0, 64 * sizeof(int)) == cudaSuccess);
+    REQUIRE(launch_long_loop(d_out.ptr, 1, 200, true) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    std::vector<int> want(64);
+    for (int t = 0; t < 64; ++t) want[t] = 200 * (t + 1);
+    CHECK(download(d_out.ptr, 64) == want);
+    // 500 rounds with a barrier each: each block within the budget (one or
+    // two basic blocks a round and thread), the launch of 8 far past it.
+    REQUIRE(cudaMemset(d_out.ptr, 0, 8 * 64 * sizeof(int)) == cudaSuccess);
+    REQUIRE(launch_long_loop(d_out.ptr, 8, 500, false) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    CHECK(download(d_out.ptr, 8 * 64) == std::vector<int>(8 * 64, 500));
+    // A barrier is no progress: with a budget below one block's rounds, the same loop is reported.
+    simt::set_spin_budget(20000);
+    REQUIRE(launch_long_loop(d_out.ptr, 8, 500, false) == cudaSuccess);
+    const auto findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].check == "possible endless loop");
+    simt::set_spin_budget(budget);
 }

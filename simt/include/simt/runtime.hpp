@@ -74,6 +74,15 @@ bool set_given_bytes(const void* device_ptr, std::size_t bytes);
 bool set_block_order(const std::string& spec);
 std::string block_order();  // for a person: "blocks in a seeded random order, seed 1, the default"
 
+// The watchdog: a block whose threads run this many basic blocks in all
+// without one of them finishing (a barrier does not count) is taken to loop
+// without end; the launch stops with a "possible endless loop" finding. 0:
+// no limit. The environment variable SIMT_SPIN_BUDGET sets it at start-up
+// (default 100000000); a lab's programs set their lab's (labs/common/catalog.cpp)
+// unless the variable is set.
+void set_spin_budget(unsigned long long basic_blocks);
+unsigned long long spin_budget();
+
 struct MemoryUsage {
     std::size_t bytes = 0;
     std::size_t allocations = 0;
