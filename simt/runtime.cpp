@@ -501,7 +501,7 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
         message += " without one finishing, through " + std::to_string(b.barriers_in_budget) + " barriers (the last at " +
                    detail::where(b.barrier_file, b.barrier_line) + ")";
     return message + "; now " + now +
-           ": does the loop's condition ever turn false (`stride * 2` where `stride *= 2` was meant)? "
+           ": does the loop's condition ever turn false (a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? "
            "SIMT_SPIN_BUDGET sets the budget";
 }
 

@@ -82,10 +82,16 @@ def missing(quoted, output):
     return None
 
 
-def run(command, cwd):
-    p = subprocess.run(command.split(), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       errors="replace", timeout=300)
-    return p.stdout
+def run(command, cwd, limit=120):
+    """The command's output; a command that runs past `limit` seconds (a hung
+    run the emulator did not stop) is killed and says so."""
+    try:
+        p = subprocess.run(command.split(), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace", timeout=limit)
+        return p.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return out + "\n(killed after %d s)\n" % limit
 
 
 def main():

@@ -669,7 +669,7 @@ TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a
     CHECK(simt::format(findings[0]) ==
           "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
           "the loop at kernels.cu:391-392 without reaching a barrier or finishing; now threads 0-63 run at "
-          "kernels.cu:391: does the loop's condition ever turn false (`stride * 2` where `stride *= 2` was meant)? "
+          "kernels.cu:391: does the loop's condition ever turn false (a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? "
           "SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
     // A barrier in the loop: every thread passes it again and again, which is no progress.
     REQUIRE(launch_endless_loop(d_out.ptr, 4, 0, true) == cudaSuccess);
@@ -679,7 +679,7 @@ TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a
           "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
           "the loop at kernels.cu:391-393 without one finishing, through 155 barriers (the last at kernels.cu:393); "
           "now threads 0-63 wait at the __syncthreads() at kernels.cu:393: does the loop's condition ever turn false "
-          "(`stride * 2` where `stride *= 2` was meant)? SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
+          "(a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));  // about 10 ms of work
     // The loop with a step ends; the emulator carries on.
     REQUIRE(launch_endless_loop(d_out.ptr, 4, 1, true) == cudaSuccess);
