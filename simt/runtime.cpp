@@ -8,6 +8,7 @@
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
 #include <algorithm>
+#include <csetjmp>
 #include <cstdint>
 #include <iterator>
 #include <cstdio>
@@ -123,6 +124,7 @@ struct Lane {
     int barrier_line = 0;
     ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
     ctx::fiber sink;   // the scheduler, resumed by the GPU thread
+    std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
     // At a warp function: its mask and the round it joined.
     unsigned warp_mask = 0;
     unsigned warp_round = 0;
@@ -358,14 +360,45 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
         lane.status = Status::Running;
         lane.polls = 0;
         lane.poll_address = nullptr;
+        lane.abandon_to = nullptr;
         lane.fiber = ctx::fiber(std::allocator_arg, RecordingStack{stacks, &lane}, [&lane, body, closure](ctx::fiber&& sink) {
             lane.sink = std::move(sink);
-            body(closure);
-            lane.status = Status::Exited;
-            restart_watch(*g_block);
+            std::jmp_buf abandoned;
+            lane.abandon_to = &abandoned;
+            if (setjmp(abandoned) == 0) {
+                body(closure);
+                lane.status = Status::Exited;
+                restart_watch(*g_block);
+            }
+            lane.abandon_to = nullptr;
             return std::move(lane.sink);
         });
     }
+}
+
+// Ends the threads of a stopped launch (a possible deadlock or endless loop)
+// without unwinding their stacks. Each is put aside inside the emulator, often
+// in a hook that GCC's instrumentation calls as a function that never throws
+// (__tsan_volatile_read8 for a volatile poll, __sanitizer_cov_trace_pc for the
+// watchdog): the kernel's unwind table may have no entry for that call, and
+// destroying the fiber there (Boost.Context's forced_unwind, an exception)
+// ends the process in std::terminate. Instead the thread, resumed on top of
+// where it waits, jumps back to where its fiber began and the fiber returns,
+// its stack released; the kernel's destructors do not run, as on a GPU that
+// stops a kernel.
+void abandon(std::vector<std::unique_ptr<BlockRun>>& started) {
+    for (auto& b : started)
+        for (auto& lane : b->lanes) {
+            if (!lane.fiber) continue;  // exited
+            if (lane.abandon_to == nullptr) {  // not begun: no frame of the kernel to leave
+                lane.fiber = ctx::fiber();
+                continue;
+            }
+            lane.fiber = std::move(lane.fiber).resume_with([&lane](ctx::fiber&& sink) -> ctx::fiber {
+                lane.sink = std::move(sink);
+                std::longjmp(*lane.abandon_to, 1);
+            });
+        }
 }
 
 // Yielded: it published to other blocks (detail::g_published) and was put aside.
@@ -704,8 +737,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         if (outcome == Outcome::Runaway) {
             detail::g_steps_left = kNever;
             launch.reports.add("possible endless loop", b->serial, runaway_message(*b, launch));
-            for (auto& p : started)  // unwound: each fiber's stack is left by an exception
-                for (auto& lane : p->lanes) lane.fiber = ctx::fiber();
+            abandon(started);
             break;
         }
         if (outcome == Outcome::Done) {
@@ -727,8 +759,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             std::vector<BlockRun*> waiting;
             for (auto& p : started) waiting.push_back(p.get());
             launch.reports.add("possible deadlock", b->serial, deadlock_message(waiting, order.size() - next));
-            for (auto& p : started)  // unwound: each fiber's stack is left by an exception
-                for (auto& lane : p->lanes) lane.fiber = ctx::fiber();
+            abandon(started);
             break;
         } else if (outcome == Outcome::Yielded) {
             b = started[turn = splitmix64(draws) % started.size()].get();

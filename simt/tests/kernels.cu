@@ -411,3 +411,38 @@ cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool 
     long_loop<<<blocks, 64>>>(d_out, rounds, staggered ? 1 : 0);
     return cudaGetLastError();
 }
+
+// Threads the emulator puts aside inside a hook that GCC's instrumentation
+// calls, one it declares as never throwing (__tsan_volatile_read4,
+// __sanitizer_cov_trace_pc), before the function's first call that may throw
+// (threadIdx.x, after which it has a cleanup to run): its unwind table has no
+// entry for the hook's call, as in lab 05's look_back when tiles are numbered
+// by blockIdx.x. wait_first: blocks wait by blockIdx for the block before
+// them, as in wait_for_previous; loop_first: the loop never ends (step 0).
+__device__ __noinline__ unsigned wait_for_flag(const int* flags, unsigned x) {
+    const volatile int* seen = flags;
+    while (seen[x] == 0) {  // line 424
+    }
+    return threadIdx.x;
+}
+
+__device__ __noinline__ unsigned loop_for(int* out, unsigned step) {
+    unsigned i = 0;
+    for (; i < 64; i += step) out[i % 4] = static_cast<int>(i);  // line 431
+    return i + threadIdx.x;
+}
+
+__global__ void wait_first(int* flags, int* out, int endless) {
+    const unsigned x = blockIdx.x;
+    if (threadIdx.x == 0) {
+        if (endless) out[x] = static_cast<int>(loop_for(out, 0));
+        else if (x > 0) out[x] = static_cast<int>(wait_for_flag(flags, x - 1));
+        atomicExch(&flags[x], 1);
+    }
+    __syncthreads();
+}
+
+cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless) {
+    wait_first<<<blocks, 64>>>(d_flags, d_out, endless ? 1 : 0);  // line 446
+    return cudaGetLastError();
+}

@@ -653,6 +653,44 @@ TEST_CASE("blocks waiting for blocks that cannot start are reported as a possibl
     CHECK(simt::take_findings().empty());
 }
 
+TEST_CASE("threads stopped inside a hook GCC takes for nothrow end the launch with the finding, not std::terminate") {
+    // Stopped in a volatile poll or the watchdog's basic-block hook, called
+    // where the kernel's unwind table has no entry: unwinding their stacks
+    // (a fiber's forced_unwind) would end the process in std::terminate.
+    const unsigned blocks = 12;
+    DeviceArray<int> d_flags(blocks + 1), d_out(blocks);
+    REQUIRE(cudaMemset(d_flags.ptr, 0, (blocks + 1) * sizeof(int)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(simt::set_block_order("reverse"));
+    REQUIRE(launch_wait_first(d_flags.ptr, d_out.ptr, blocks, false) == cudaSuccess);
+    auto findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].check == "possible deadlock");
+    CHECK(simt::format(findings[0]).rfind(
+              "possible deadlock in kernel wait_first: block (11,0,0): thread 0 waits at kernels.cu:424 for a value "
+              "that no running block changes; 4 started block(s) all wait and 8 block(s) have not started", 0) == 0);
+    CHECK(download(d_flags.ptr, blocks + 1) == std::vector<int>(blocks + 1, 0));
+
+    const unsigned long long budget = simt::spin_budget();
+    simt::set_spin_budget(100000);
+    REQUIRE(launch_wait_first(d_flags.ptr, d_out.ptr, blocks, true) == cudaSuccess);
+    simt::set_spin_budget(budget);
+    REQUIRE(simt::set_block_order("default"));
+    findings = simt::take_findings();
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].check == "possible endless loop");
+    CHECK(simt::format(findings[0]).rfind(
+              "possible endless loop in kernel wait_first: block (11,0,0): threads 0-63 have run 100000 basic blocks "
+              "in the loop at kernels.cu:431 without reaching a barrier or finishing; now thread 0 runs at "
+              "kernels.cu:431; threads 1-63 wait at the __syncthreads() at kernels.cu:442", 0) == 0);
+
+    // The emulator carries on.
+    DeviceArray<int> d_more(4 * 64), d_in(4 * 64);
+    REQUIRE(cudaMemset(d_in.ptr, 0, 4 * 64 * sizeof(int)) == cudaSuccess);
+    REQUIRE(launch_reverse(d_in.ptr, d_more.ptr, 4, 64) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+}
+
 TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a possible endless loop, not hung") {
     const unsigned long long budget = simt::spin_budget();
     simt::set_spin_budget(100000);
@@ -666,6 +704,7 @@ TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a
     auto findings = simt::take_findings();
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "possible endless loop");
+    MESSAGE(simt::format(findings[0]));
     CHECK(simt::format(findings[0]) ==
           "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
           "the loop at kernels.cu:391-392 without reaching a barrier or finishing; now threads 0-63 run at "
@@ -714,5 +753,6 @@ TEST_CASE("the watchdog counts a block's basic blocks until one of its threads f
     const auto findings = simt::take_findings();
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "possible endless loop");
+    MESSAGE(simt::format(findings[0]));
     simt::set_spin_budget(budget);
 }
