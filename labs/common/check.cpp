@@ -204,6 +204,18 @@ std::string divergence_preview(const std::string& targets_path) {
     }
 }
 
+std::string timing_preview(const std::string& targets_path, const std::string& timing_json) {
+    try {
+        const json targets = read_json(targets_path);
+        const Row r = timing_row(targets, targets.at("reference").at(kLab.id), 1.0, timing_json);
+        return "lab " + std::string(kLab.id) +
+               ": the grader's timing target (shown, not tested; ./scan-labs check gives the whole table):\n  " +
+               fixed(r.score, 2) + " of " + fixed(r.weight, 0) + " points if every dataset is right: " + r.how;
+    } catch (const std::exception& e) {
+        return "lab " + std::string(kLab.id) + ": the grader's timing target: not shown: " + e.what() + "\n";
+    }
+}
+
 int run_check(const std::vector<datasets::Entry>& entries, const CheckOptions& options) {
     json targets;
     try {

@@ -15,15 +15,19 @@ namespace harness {
 struct CheckOptions {
     std::string targets;      // labs/targets.json
     std::string timing_json;  // scan-bench --json of this lab at the rubric's timing size; "" without a GPU
-    bool verify = false;      // the kit's test: the reference's figures in targets.json are this build's
+    bool verify = false;      // the kit's test: only the divergence run, its figures those of targets.json
 };
 
 // For the suites: the divergence row alone, a few lines ending in a newline
 // ("" off the emulator, which alone measures divergence).
 std::string divergence_preview(const std::string& targets_path);
 
+// For `./scan-labs test` on a GPU: the timing row alone, from scan-bench's
+// JSON, as the grader would score it were every dataset right.
+std::string timing_preview(const std::string& targets_path, const std::string& timing_json);
+
 // Prints the table; returns 0, or 2 where targets.json cannot be read, or
-// (verify) 1 where this build's figures differ from targets.json's.
+// (verify) 1 where this build's SIMT efficiencies differ from targets.json's.
 int run_check(const std::vector<datasets::Entry>& entries, const CheckOptions& options);
 
 }  // namespace harness

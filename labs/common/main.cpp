@@ -49,6 +49,8 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
                    rubric's timing size, for the timing row (GPU only)
   --verify-targets with --check: only the divergence run; exit 1 unless this
                    build's (the reference's) figures are labs/targets.json's
+  --timing-preview FILE  instead of the tests: the timing row alone from
+                   scan-bench's --json (./scan-labs test on a GPU)
 )";
 
 // "4 6 7,1" -> {4, 6, 7, 1}; false on anything that is not a number.
@@ -73,12 +75,13 @@ int main(int argc, char** argv) {
     std::string manifest = harness::kLab.manifest, cls, input, trace, block_order, details_file;
     bool have_input = false;
     bool list = false, divergence = false, check = false, details = false;
+    std::string timing_preview;  // scan-bench's JSON
     harness::CheckOptions check_options{LAB_TARGETS, "", false};
     std::vector<char*> rest{argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order" ||
-             arg == "--timing" || arg == "--details-file") &&
+             arg == "--timing" || arg == "--details-file" || arg == "--timing-preview") &&
             i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
         else if (arg == "--check") check = true;
         else if (arg == "--timing") check_options.timing_json = argv[++i];
         else if (arg == "--verify-targets") check_options.verify = true;
+        else if (arg == "--timing-preview") timing_preview = argv[++i];
         else {
             if (arg == "--help" || arg == "-h" || arg == "-?") std::fputs(kHelp, stdout);
             rest.push_back(argv[i]);
@@ -141,6 +145,10 @@ int main(int argc, char** argv) {
         return kUsage;
     }
     if (check) return harness::run_check(entries, check_options);
+    if (!timing_preview.empty()) {
+        std::printf("%s", harness::timing_preview(check_options.targets, timing_preview).c_str());
+        return 0;
+    }
     if (divergence && !device::trace_divergence(true)) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;
