@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""digest.py TESTLOG.json: what `./scan-labs test` shows of the failed tests.
+
+Meson's --print-errorlogs prints every failed test's whole output, and a lab's
+classes fail for the same problems: a stub's lab 01 printed its two findings
+in full five times. Here, per lab suite, the first failed test's output is
+shown whole (each problem once, at its first dataset, and what to fix first)
+and each later one by its lines per failing dataset (`  FAIL  ...`) and
+its summary of what to fix first;
+a failed test of any other suite is shown whole. Everything stays in
+meson-logs/testlog.txt and the details files the summaries name.
+"""
+import json
+import re
+import sys
+
+BAD = ("FAIL", "TIMEOUT", "ERROR", "UNEXPECTEDPASS")
+
+
+def main():
+    tests = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    seen = set()
+    for test in tests:
+        if test.get("result") not in BAD:
+            continue
+        name = test.get("name", "?")
+        m = re.search(r"lab([0-9]{2})-tests$", (test.get("command") or [""])[0])
+        out = (test.get("stdout") or "").rstrip("\n")
+        lab = m.group(1) if m else None
+        print("=== %s: %s" % (name, test["result"]))
+        if lab is None or lab not in seen:
+            print(out)
+            if lab is not None:
+                seen.add(lab)
+        else:
+            lines = out.split("\n")
+            fails = [l for l in lines if l.startswith("  FAIL  ")]
+            start = next((i for i, l in enumerate(lines) if l.startswith("What to fix first")), None)
+            summary = [] if start is None else [l for l in lines[start:] if not l.startswith(("[doctest]", "====="))]
+            summary = [l.replace("shown in full above at its first dataset", "shown in full in this lab's first failed test")
+                       for l in summary]
+            print("\n".join(fails + summary) if fails else out)
+            print("(all of its output: build/meson-logs/testlog.txt)")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
