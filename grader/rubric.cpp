@@ -1,7 +1,10 @@
 #include "rubric.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "catalog.hpp"
@@ -22,6 +25,44 @@ void read(const json& obj, const char* key, T& into, const std::string& where) {
     }
 }
 
+// Levenshtein distance, for "did you mean" on a misspelt field.
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// Every field of an object must be one the grader reads: a misspelt one
+// ("lab" for "labs") would otherwise be ignored and its defaults graded.
+void known_fields(const json& obj, std::initializer_list<const char*> known, const std::string& where) {
+    if (!obj.is_object()) throw RubricError(where + " must be an object");
+    for (const auto& [key, value] : obj.items()) {
+        std::string closest;
+        std::size_t best = std::string::npos;
+        for (const char* k : known) {
+            if (key == k) {
+                best = 0;
+                break;
+            }
+            if (const std::size_t d = distance(key, k); d < best) best = d, closest = k;
+        }
+        if (best == 0) continue;
+        std::string list;
+        for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+        throw RubricError(where + "." + key + " is not a rubric field; did you mean \"" + closest + "\"? (" + where +
+                          " has: " + list + ")");
+    }
+}
+
 // The hidden datasets' seeds: SplitMix64 of the secret and the dataset's place,
 // so changing the secret changes every hidden dataset.
 std::uint64_t mix(std::uint64_t x) {
@@ -32,6 +73,7 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 void read_weights(const json& obj, Weights& w, const std::string& where) {
+    known_fields(obj, {"correctness", "safety", "divergence", "timing"}, where);
     read(obj, "correctness", w.correctness, where);
     read(obj, "safety", w.safety, where);
     read(obj, "divergence", w.divergence, where);
@@ -60,6 +102,9 @@ Rubric load_rubric(const std::string& path) {
     if (!doc.is_object()) throw RubricError(path + ": the rubric must be a JSON object");
     Rubric r;
     const std::string top = path;
+    known_fields(doc, {"about", "hidden_seed", "weights", "labs", "timeouts", "divergence", "timing", "sanitizer", "no_gpu",
+                       "slurm"},
+                 top);
     read(doc, "hidden_seed", r.hidden_seed, top);
     if (const char* secret = std::getenv("SCAN_GRADE_SECRET"); secret && *secret) {
         char* end = nullptr;
@@ -75,9 +120,11 @@ Rubric load_rubric(const std::string& path) {
             const std::string where = top + ".labs." + id;
             const catalog::Lab* lab = catalog::find(id);
             if (!lab || lab->id != id) throw RubricError(where + ": no lab " + id);
+            known_fields(entry, {"weights", "hidden"}, where);
             if (entry.contains("weights")) read_weights(entry["weights"], r.weights[id], where + ".weights");
             std::uint64_t place = 0;
             for (const auto& h : entry.value("hidden", json::array())) {
+                known_fields(h, {"dist", "n"}, where + ".hidden[" + std::to_string(place) + "]");
                 std::string dist;
                 std::size_t n = 0;
                 read(h, "dist", dist, where + ".hidden");
@@ -90,6 +137,9 @@ Rubric load_rubric(const std::string& path) {
         }
     }
     const json timeouts = doc.value("timeouts", json::object());
+    known_fields(timeouts,
+                 {"build_s", "run_base_s", "run_per_million_s", "gpu_per_million_s", "gpu_step_s", "give_up_after"},
+                 top + ".timeouts");
     read(timeouts, "build_s", r.build_timeout_s, top + ".timeouts");
     read(timeouts, "run_base_s", r.run_base_s, top + ".timeouts");
     read(timeouts, "run_per_million_s", r.run_per_million_s, top + ".timeouts");
@@ -97,15 +147,19 @@ Rubric load_rubric(const std::string& path) {
     read(timeouts, "gpu_step_s", r.gpu_step_s, top + ".timeouts");
     read(timeouts, "give_up_after", r.give_up_after, top + ".timeouts");
     const json div = doc.value("divergence", json::object());
+    known_fields(div, {"n", "full_within", "zero_below"}, top + ".divergence");
     read(div, "n", r.divergence_n, top + ".divergence");
     read(div, "full_within", r.divergence_full_within, top + ".divergence");
     read(div, "zero_below", r.divergence_zero_below, top + ".divergence");
     const json timing = doc.value("timing", json::object());
-    read(timing, "n", r.timing_n, top + ".timing");
     for (const char* gone : {"rounds", "repeats"})
         if (timing.contains(gone))
             throw RubricError(top + ".timing." + gone + " is gone: timing now samples until the ratio is known "
                               "(min_rounds, max_rounds, rel_ci, max_seconds; grader/README.md)");
+    known_fields(timing,
+                 {"n", "min_rounds", "max_rounds", "rel_ci", "max_seconds", "ratio_step", "full_within", "zero_at"},
+                 top + ".timing");
+    read(timing, "n", r.timing_n, top + ".timing");
     read(timing, "min_rounds", r.timing_min_rounds, top + ".timing");
     read(timing, "max_rounds", r.timing_max_rounds, top + ".timing");
     read(timing, "rel_ci", r.timing_rel_ci, top + ".timing");
@@ -119,6 +173,7 @@ Rubric load_rubric(const std::string& path) {
     if (r.timing_rel_ci <= 0 || r.timing_max_seconds <= 0 || r.timing_ratio_step < 0)
         throw RubricError(top + ".timing: rel_ci and max_seconds must be > 0, ratio_step >= 0");
     const json san = doc.value("sanitizer", json::object());
+    known_fields(san, {"n", "tools", "timeout_s"}, top + ".sanitizer");
     read(san, "n", r.sanitizer_n, top + ".sanitizer");
     read(san, "tools", r.sanitizer_tools, top + ".sanitizer");
     read(san, "timeout_s", r.sanitizer_timeout_s, top + ".sanitizer");
@@ -130,6 +185,7 @@ Rubric load_rubric(const std::string& path) {
     if (no_gpu != "exclude" && no_gpu != "full") throw RubricError(top + ".no_gpu must be \"exclude\" or \"full\"");
     r.no_gpu_full_timing = no_gpu == "full";
     const json slurm = doc.value("slurm", json::object());
+    known_fields(slurm, {"partition", "account", "time", "chunk", "cpus_per_task"}, top + ".slurm");
     read(slurm, "partition", r.slurm.partition, top + ".slurm");
     read(slurm, "account", r.slurm.account, top + ".slurm");
     read(slurm, "time", r.slurm.time, top + ".slurm");

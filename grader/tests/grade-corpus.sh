@@ -87,6 +87,14 @@ echo '{"timing": {"rounds": 5}}' >"$out/old-rubric.json"
 exit_code 2 "a rubric with the old timing fields" "$grade" --rubric "$out/old-rubric.json"
 grep -q 'timing.rounds is gone' "$out/last.log" && expect yes "the old field is named, with what replaced it" \
     || expect no "the old field is named, with what replaced it"
+# A misspelt field is an error, not a default: "lab" for "labs" graded full
+# marks without the hidden datasets before.
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r["lab"] = r.pop("labs"); json.dump(r, open(sys.argv[2], "w"))' \
+    "$kit/grader/rubric.json" "$out/typo-rubric.json"
+exit_code 2 "a rubric with a misspelt field (lab for labs)" "$grade" --rubric "$out/typo-rubric.json"
+grep -q 'typo-rubric.json.lab is not a rubric field; did you mean "labs"?' "$out/last.log" \
+    && expect yes "the misspelt field is named, with the closest known one" \
+    || expect no "the misspelt field is named, with the closest known one"
 
 # The escape attempt wrote nothing outside its scratch folder (a promise
 # only the sandbox keeps: without one it is reported, not checked).
