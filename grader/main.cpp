@@ -137,6 +137,7 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path
     } catch (const SubmissionError& e) {
         // Recorded for the gradebook (scan-grade merge), with no fingerprint:
         // a rerun tries to open it again.
+        std::fprintf(stderr, "scan-grade: unreadable submission, graded 0: %s\n", e.what());
         Report r = ungradable(ctx, submission_name(path.filename().string()), e.what());
         write_all(r, out + "/" + r.submission);
         write_record(r, {}, out + "/" + r.submission);
@@ -393,6 +394,8 @@ int main(int argc, char** argv) {
             Submission sub = open_submission(submission, work + "/unpack0", ctx.kit);
             report = grade(ctx, slot, sub);
         } catch (const SubmissionError& e) {
+            // One line a script notices without reading the results files.
+            std::fprintf(stderr, "scan-grade: unreadable submission, graded 0: %s\n", e.what());
             report = ungradable(ctx, fs::path(submission).filename().string(), e.what());
         } catch (const std::exception& e) {
             if (!stopping()) throw;

@@ -74,6 +74,9 @@ printf 'not an archive' >"$out/corrupt.zip"
 exit_code 0 "a corrupt archive is graded zero with a reason" "$grade" "$out/corrupt.zip" --lab 01 --work "$work" --out "$out/corrupt"
 grep -q 'not graded: cannot open .*corrupt.zip' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \
     || expect no "the corrupt archive's reason"
+grep -q '^scan-grade: unreadable submission, graded 0: cannot open .*corrupt.zip' "$out/last.log" \
+    && expect yes "a line on stderr says the submission was unreadable" \
+    || expect no "a line on stderr says the submission was unreadable"
 
 # Bad usage: exit 2 and a message naming the problem.
 exit_code 2 "a missing submission" "$grade" "$out/no-such-folder"
