@@ -316,7 +316,7 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
                                               unit.function + " returned (cudaFree every temporary)"});
         std::string why;
         for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
-            if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed")
+            if (!c.ok && !score::safety_rule(c.rule))
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
         for (const auto& f : seen.findings)
             if (score::undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
@@ -628,7 +628,7 @@ Run reference_divergence(Context& ctx, const Slot& slot, const catalog::Lab& lab
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     Workspace* emu = workspace_for(slot, "emu");
     if (!emu) return;
-    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
+    const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
     const std::vector<float> input = datasets::generate(spec);
     std::vector<std::pair<LabState*, std::size_t>> jobs;
     const std::size_t b = index_of(slot, emu);
@@ -668,7 +668,7 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, weight, why));
         return {"divergence", 0, weight, true, why};
     }
-    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.divergence_n, 4343};
+    const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
     std::string text;
@@ -683,7 +683,7 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         bool right = mine.ok;
         if (right)
             for (const auto& c : harness::judge(input, mine.seen, fn.spec, true, fn.name))
-                right = right && (c.ok || c.rule == "backend_checks_clean" || c.rule == "temporaries_freed");
+                right = right && (c.ok || score::safety_rule(c.rule));
         if (!right) {
             text += fn.name + ": not scored: wrong or no outputs on " + datasets::describe(spec) + "\n";
             continue;
@@ -718,7 +718,7 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
     // scan-bench from the reference's build loads both builds' modules and
     // alternates them in one process (bench/README.md), with CUB's scan and a
     // copy in the same rounds for the HTML report's chart.
-    const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
+    const datasets::Spec spec = score::timing_spec(rubric.timing_n);
     const std::string bench = reference_build(ctx.work, ctx.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
     const std::string reference =
         reference_build(ctx.work, ctx.kit, "cuda", "labs/" + state.lab->suite + "-scan.so", rubric.build_timeout_s);
@@ -748,7 +748,7 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
 
 // The timed calls' results and outputs, judged after the GPU is released.
 void judge_timing(Context& ctx, LabState& state) {
-    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.timing_n, 4444};
+    const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
     std::vector<float> input;
     for (std::size_t f = 0; f < state.timings.size(); ++f) {
         auto& timing = state.timings[f];
@@ -797,7 +797,7 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         out.tests.push_back(make_test(state.lab->id, *state.lab, "timing", "timing", 0, weight, why));
         return {"timing", 0, weight, true, why};
     }
-    const datasets::Spec spec{datasets::Distribution::Walk4, rubric.timing_n, 4444};
+    const datasets::Spec spec = score::timing_spec(rubric.timing_n);
     double total = 0;
     std::string text;
     for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {

@@ -220,13 +220,11 @@ unsigned long long& spin_budget_setting() {
     static unsigned long long budget = [] {
         const char* spec = std::getenv("SIMT_SPIN_BUDGET");
         if (spec == nullptr || *spec == '\0') return kDefaultSpinBudget;
-        char* end = nullptr;
-        const unsigned long long b = std::strtoull(spec, &end, 10);
-        if (*end != '\0' || std::string(spec).find_first_not_of("0123456789") != std::string::npos) {
+        if (std::string(spec).find_first_not_of("0123456789") != std::string::npos) {
             std::fprintf(stderr, "simt: SIMT_SPIN_BUDGET must be a number of basic blocks (digits; 0: no limit)\n");
             std::exit(2);
         }
-        return b;
+        return std::strtoull(spec, nullptr, 10);
     }();
     return budget;
 }

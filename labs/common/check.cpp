@@ -65,7 +65,7 @@ Datasets run_datasets(const std::vector<datasets::Entry>& entries) {
             lost = seen.sticky;
             std::string why;
             for (const Check& c : judge(input, seen, fn.spec, datasets::is_exact(entry.spec.dist), fn.name))
-                if (!c.ok && c.rule != "backend_checks_clean" && c.rule != "temporaries_freed" && why.empty())
+                if (!c.ok && !score::safety_rule(c.rule) && why.empty())
                     why = c.rule + ": " + c.message.substr(0, c.message.find('\n'));
             for (const auto& f : seen.findings) {
                 d.first_finding.emplace(score::category_of(f), f);
@@ -108,17 +108,16 @@ Row divergence_row(const json& targets, const json& reference, double gate, std:
         r.how = "not run: no dataset came out right\n";
         return r;
     }
-    const datasets::Spec spec{datasets::Distribution::Walk4, rule.at("n").get<std::size_t>(), rule.at("seed").get<std::uint64_t>()};
+    const datasets::Spec spec = score::divergence_spec(rule.at("n").get<std::size_t>());
     const std::vector<float> input = datasets::generate(spec);
     const double full = rule.at("full_within").get<double>(), zero = rule.at("zero_below").get<double>();
     double total = 0;
     const auto functions = lab_functions();
-    std::string head;
     for (const LabFunction& fn : functions) {
         const Observation seen = observe(fn, input);
         bool right = seen.error.empty();
         for (const Check& c : judge(input, seen, fn.spec, true, fn.name))
-            right = right && (c.ok || c.rule == "backend_checks_clean" || c.rule == "temporaries_freed");
+            right = right && (c.ok || score::safety_rule(c.rule));
         if (!right || seen.divergence.empty()) {
             r.how += "    " + fn.name + ": not scored: " + (right ? "no warp ran" : "wrong outputs") + " on " +
                      datasets::describe(spec) + "\n";
@@ -187,33 +186,37 @@ Row timing_row(const json& targets, const json& reference, double gate, const st
     return r;
 }
 
-}  // namespace
-
-std::string divergence_preview(const std::string& targets_path) {
+// One row, framed for a suite's output (shown, not tested), as if every
+// dataset were right; `row` computes it from targets.json.
+template <class RowOf>
+std::string preview(const char* what, const std::string& targets_path, RowOf row) {
+    const std::string head = "lab " + std::string(kLab.id) + ": the grader's " + what + " target";
     try {
         const json targets = read_json(targets_path);
-        if (!device::trace_divergence(false)) return "";
-        std::vector<std::string> unused;
-        const Row r = divergence_row(targets, targets.at("reference").at(kLab.id), 1.0, unused);
-        device::trace_divergence(false);
-        return "lab " + std::string(kLab.id) +
-               ": the grader's divergence target (shown, not tested; ./scan-labs check gives the whole table):\n  " +
-               fixed(r.score, 2) + " of " + fixed(r.weight, 0) + " points if every dataset is right: " + r.how;
+        const Row r = row(targets, targets.at("reference").at(kLab.id));
+        return head + " (shown, not tested; ./scan-labs check gives the whole table):\n  " + fixed(r.score, 2) + " of " +
+               fixed(r.weight, 0) + " points if every dataset is right: " + r.how;
     } catch (const std::exception& e) {
-        return "the grader's divergence target: not shown: " + std::string(e.what()) + "\n";
+        return head + ": not shown: " + e.what() + "\n";
     }
 }
 
+}  // namespace
+
+std::string divergence_preview(const std::string& targets_path) {
+    if (!device::trace_divergence(false)) return "";
+    const std::string text = preview("divergence", targets_path, [](const json& targets, const json& reference) {
+        std::vector<std::string> unused;
+        return divergence_row(targets, reference, 1.0, unused);
+    });
+    device::trace_divergence(false);
+    return text;
+}
+
 std::string timing_preview(const std::string& targets_path, const std::string& timing_json) {
-    try {
-        const json targets = read_json(targets_path);
-        const Row r = timing_row(targets, targets.at("reference").at(kLab.id), 1.0, timing_json);
-        return "lab " + std::string(kLab.id) +
-               ": the grader's timing target (shown, not tested; ./scan-labs check gives the whole table):\n  " +
-               fixed(r.score, 2) + " of " + fixed(r.weight, 0) + " points if every dataset is right: " + r.how;
-    } catch (const std::exception& e) {
-        return "lab " + std::string(kLab.id) + ": the grader's timing target: not shown: " + e.what() + "\n";
-    }
+    return preview("timing", targets_path, [&](const json& targets, const json& reference) {
+        return timing_row(targets, reference, 1.0, timing_json);
+    });
 }
 
 int run_check(const std::vector<datasets::Entry>& entries, const CheckOptions& options) {

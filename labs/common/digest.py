@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """digest.py TESTLOG.json: what `./scan-labs test` shows of the failed tests.
+digest.py --passed-labs TESTLOG.json: the labs (01 ...) whose tests all passed.
 
 Meson's --print-errorlogs prints every failed test's whole output, and a lab's
 classes fail for the same problems: a stub's lab 01 printed its two findings
@@ -17,16 +18,35 @@ import sys
 BAD = ("FAIL", "TIMEOUT", "ERROR", "UNEXPECTEDPASS")
 
 
+def lab_of(test):
+    """The lab ("01") whose suite program the test ran, or None: by the
+    program, since Meson versions name tests differently in testlog.json."""
+    m = re.search(r"lab([0-9]{2})-tests$", (test.get("command") or [""])[0])
+    return m.group(1) if m else None
+
+
+def passed_labs(tests):
+    verdicts = {}
+    for test in tests:
+        lab = lab_of(test)
+        if lab is not None:
+            verdicts.setdefault(lab, []).append(test.get("result") == "OK")
+    print(" ".join(lab for lab, ok in sorted(verdicts.items()) if all(ok)))
+    return 0
+
+
 def main():
-    tests = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    args = sys.argv[1:]
+    tests = [json.loads(line) for line in open(args[-1]) if line.strip()]
+    if args[0] == "--passed-labs":
+        return passed_labs(tests)
     seen = set()
     for test in tests:
         if test.get("result") not in BAD:
             continue
         name = test.get("name", "?")
-        m = re.search(r"lab([0-9]{2})-tests$", (test.get("command") or [""])[0])
         out = (test.get("stdout") or "").rstrip("\n")
-        lab = m.group(1) if m else None
+        lab = lab_of(test)
         print("=== %s: %s" % (name, test["result"]))
         if lab is None or lab not in seen:
             print(out)

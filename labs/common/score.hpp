@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "generator.hpp"
 #include "scan_spec.hpp"
 
 namespace score {
@@ -20,6 +21,15 @@ std::string category_of(const std::string& finding);
 // Findings after which a run's values prove nothing: undefined behaviour the
 // hardware may turn into a hang or into other values.
 bool undefined_behaviour(const std::string& finding);
+
+// Rules of judge() that are scored under safety, not correctness: a run
+// that breaks only these still has right values.
+bool safety_rule(const std::string& rule);
+
+// The inputs the divergence and timing components measure on (walk4: never
+// all zeros, every sum exact), at the rubric's sizes.
+datasets::Spec divergence_spec(std::size_t n);
+datasets::Spec timing_spec(std::size_t n);
 
 // Expected output equal to the input (n <= 1 for inclusive scans): a copy of
 // the input passes, so it carries no points.
