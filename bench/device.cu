@@ -14,6 +14,40 @@ void check(cudaError_t e, const std::string& what) {
 
 cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
 
+// A step in [-4, 4] from (seed, i): splitmix64's finalizer over their sum, so
+// neighbouring indices and seeds give unrelated steps.
+__device__ float step_of(std::uint64_t seed, std::uint64_t i) {
+    std::uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<float>(static_cast<int>(z % 9) - 4);
+}
+
+__global__ void fresh_input_kernel(float* in, std::size_t n, std::uint64_t seed) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+        in[i] = step_of(seed, i);
+}
+
+// The recurrence a scan of integer steps holds exactly in float32 (every
+// partial sum of a walk is an integer far below 2^24): checking it at every
+// index checks every output, in one read of the input and the output.
+__global__ void check_kernel(const float* in, const float* out, std::size_t n, std::uint64_t seed, bool exclusive,
+                             std::size_t section, OutputCheck* found) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+        const float x = step_of(seed, i);
+        if (in[i] != x) atomicAdd(reinterpret_cast<unsigned long long*>(&found->input_changed), 1ull);
+        const bool start = section ? i % section == 0 : i == 0;
+        const float want = start ? (exclusive ? 0.0f : x) : out[i - 1] + (exclusive ? step_of(seed, i - 1) : x);
+        if (!(out[i] == want)) {  // a NaN, the poison included, is never equal
+            atomicAdd(reinterpret_cast<unsigned long long*>(&found->wrong), 1ull);
+            atomicMin(reinterpret_cast<unsigned long long*>(&found->first), static_cast<unsigned long long>(i));
+        }
+    }
+}
+
+constexpr unsigned kThreads = 256, kBlocks = 132 * 8;  // grid-stride loops: enough blocks to fill a large GPU
+
 }  // namespace
 
 DeviceInfo probe() {
@@ -47,15 +81,14 @@ Buffers::Buffers(const std::vector<float>& input, std::size_t n, unsigned output
     : n_(n), length_(input.size()), flush_bytes_(2 * l2_bytes) {
     const std::size_t bytes = length_ * sizeof(float);
     check(cudaMalloc(&in_, bytes), "cudaMalloc of the input");
-    check(cudaMemcpy(in_, input.data(), bytes, cudaMemcpyHostToDevice), "uploading the input");
-    const std::vector<float> filled(length_, fill);
     for (unsigned k = 0; k < outputs; ++k) {
         float* out = nullptr;
         check(cudaMalloc(&out, bytes), "cudaMalloc of an output");
         outs_.push_back(out);
-        check(cudaMemcpy(out, filled.data(), bytes, cudaMemcpyHostToDevice), "filling an output");
     }
+    reset(input, fill);
     check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc of the L2 flush buffer");
+    check(cudaMalloc(&found_, sizeof(OutputCheck)), "cudaMalloc of the output check's counters");
     cudaEvent_t a, b;
     check(cudaEventCreate(&a), "cudaEventCreate");
     check(cudaEventCreate(&b), "cudaEventCreate");
@@ -63,22 +96,40 @@ Buffers::Buffers(const std::vector<float>& input, std::size_t n, unsigned output
     stop_ = b;
 }
 
+void Buffers::reset(const std::vector<float>& input, float fill) {
+    if (input.size() != length_) throw DeviceError("an input of another length");
+    const std::size_t bytes = length_ * sizeof(float);
+    check(cudaMemcpy(in_, input.data(), bytes, cudaMemcpyHostToDevice), "uploading the input");
+    const std::vector<float> filled(length_, fill);
+    for (float* out : outs_) check(cudaMemcpy(out, filled.data(), bytes, cudaMemcpyHostToDevice), "filling an output");
+}
+
 Buffers::~Buffers() {
     // After a sticky error these fail too; nothing more can be done then.
     cudaFree(in_);
     for (float* o : outs_) cudaFree(o);
     cudaFree(flush_);
+    cudaFree(found_);
     cudaFree(cub_temp_);
     if (start_) cudaEventDestroy(event(start_));
     if (stop_) cudaEventDestroy(event(stop_));
 }
 
 double Buffers::time(const std::function<void()>& work, const std::string& what) {
+    // Lines an access policy window marked persisting would survive the
+    // flush: made normal first, so no call starts with data a call before it left in L2.
+    check(cudaCtxResetPersistingL2Cache(), "resetting persisting L2 lines");
     // A different byte each time, so no flush can be skipped as a repeat.
     check(cudaMemsetAsync(flush_, static_cast<int>(++flushes_ & 0xff), flush_bytes_), "flushing L2");
+    // The clock starts with the whole device idle and stops once it is idle
+    // again: work a call puts on another stream (which an event on the
+    // default stream does not wait for) or leaves running when it returns is
+    // counted, and none of it overlaps the flush.
+    check(cudaDeviceSynchronize(), "flushing L2");
     check(cudaEventRecord(event(start_)), "cudaEventRecord");
     work();
     check(cudaGetLastError(), what + " (launch)");
+    check(cudaDeviceSynchronize(), what + " (execution)");
     check(cudaEventRecord(event(stop_)), "cudaEventRecord after " + what);
     check(cudaEventSynchronize(event(stop_)), what + " (execution)");
     float ms = 0;
@@ -90,6 +141,22 @@ void Buffers::run(const std::function<void()>& work, const std::string& what) {
     work();
     check(cudaGetLastError(), what + " (launch)");
     check(cudaDeviceSynchronize(), what + " (execution)");
+}
+
+void Buffers::fresh_input(std::uint64_t seed) {
+    fresh_input_kernel<<<kBlocks, kThreads>>>(in_, n_, seed);
+    check(cudaGetLastError(), "generating an input");
+}
+
+OutputCheck Buffers::verify(unsigned k, std::uint64_t seed, bool exclusive, std::size_t section) {
+    OutputCheck found;
+    found.first = ~std::uint64_t{0};
+    auto* counters = static_cast<OutputCheck*>(found_);
+    check(cudaMemcpy(counters, &found, sizeof found, cudaMemcpyHostToDevice), "resetting the output check");
+    check_kernel<<<kBlocks, kThreads>>>(in_, outs_.at(k), n_, seed, exclusive, section, counters);
+    check(cudaGetLastError(), "checking an output");
+    check(cudaMemcpy(&found, counters, sizeof found, cudaMemcpyDeviceToHost), "checking an output");
+    return found;
 }
 
 double Buffers::copy(unsigned k) {

@@ -1,10 +1,14 @@
 // The GPU side of scan-bench (device.cu, compiled by nvcc): what the device
 // is, its buffers for one input size, and one timed call: the L2 cache
-// flushed first (a memset over twice its size), then CUDA events around the
-// work on the default stream, where the lab functions launch.
+// flushed first (persisting lines made normal, then a memset over twice its
+// size), the device idle, then CUDA events around the work and a
+// synchronization of the whole device, so work the call leaves on any stream
+// is counted. For grading, fresh inputs made on the device and a full check
+// of each output.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -14,6 +18,13 @@ namespace bench {
 
 struct DeviceError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// What verify() found in one output.
+struct OutputCheck {
+    std::uint64_t wrong = 0;       // outputs that break the scan's recurrence
+    std::uint64_t first = 0;       // the first of them (when wrong > 0)
+    std::uint64_t input_changed = 0;  // inputs the call modified
 };
 
 struct DeviceInfo {
@@ -33,6 +44,9 @@ public:
     Buffers(const Buffers&) = delete;
     Buffers& operator=(const Buffers&) = delete;
 
+    // Uploads `input` again (its length as the constructor's) and refills every output with `fill`.
+    void reset(const std::vector<float>& input, float fill);
+
     const float* in() const { return in_; }
     float* out(unsigned k) const { return outs_.at(k); }
     std::size_t n() const { return n_; }
@@ -42,6 +56,16 @@ public:
     double time(const std::function<void()>& work, const std::string& what);
     // `work` once, untimed, no flush: what ncu profiles.
     void run(const std::function<void()>& work, const std::string& what);
+    // Overwrites in()[0, n) with seed's input: integer steps in [-4, 4], as
+    // the walk4 dataset (every sum exact), from a hash of seed and the index,
+    // so each timed call can have an input no earlier call saw.
+    void fresh_input(std::uint64_t seed);
+    // Checks all n outputs of out(k) for the input of `seed` (fresh_input),
+    // on the device: each output must equal the one before plus its input
+    // (exclusive: plus the input before), restarting every `section`
+    // elements (0: the whole array is one scan), and the input must be unchanged.
+    OutputCheck verify(unsigned k, std::uint64_t seed, bool exclusive, std::size_t section);
+
     // The baselines, timed the same way: a device-to-device copy of n floats
     // and CUB's single-pass scan of the whole array, into out(k).
     double copy(unsigned k);
@@ -56,6 +80,7 @@ private:
     std::vector<float*> outs_;
     void* flush_ = nullptr;
     std::size_t flush_bytes_ = 0;
+    void* found_ = nullptr;  // verify()'s counters on the device
     void* cub_temp_ = nullptr;
     std::size_t cub_bytes_ = 0;
     void* start_ = nullptr;  // cudaEvent_t, kept opaque so this header needs no CUDA

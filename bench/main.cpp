@@ -23,11 +23,17 @@
 #include "observation.hpp"
 #include "report.hpp"
 #include "sampler.hpp"
+#include "score.hpp"
 
 namespace fs = std::filesystem;
 using namespace bench;
 
 namespace {
+
+// A checked call's output was wrong: its size is not scored.
+struct WrongOutput : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 constexpr const char* kUsage = R"(usage: scan-bench [options]
 Times each lab function of this build on the GPU, at each size, against cudaMemcpy device to
@@ -45,6 +51,9 @@ prints a table; --counters reads hardware counters through ncu.
                     median's 95% confidence interval is within +-X of it
   --json FILE       write everything measured as JSON
   --observe FILE    write the module's outputs on the first size (the grader judges them)
+  --grading         as the grader times: every call of the module and of --against on a fresh input
+                    made on the device, and its whole output checked; a wrong output or a time
+                    under the copy's (needs the baselines) leaves the size not scored, with why
   --counters        per function, hardware counters through ncu (--ncu PATH) on one run of
                     --counters-size elements (default 2^26: far beyond the L2 cache, so DRAM bytes count)
 exit status: 0 measured, 1 a device or module error, 2 bad usage, 77 no usable GPU
@@ -91,7 +100,7 @@ struct Options {
     std::vector<const catalog::Lab*> labs;
     std::string function, module, against, json, observe, ncu = "ncu";
     std::vector<std::size_t> sizes;
-    bool baselines = true, counters = false;
+    bool baselines = true, counters = false, grading = false;
     std::size_t counters_size = std::size_t{1} << 26;
     std::uint64_t seed = 4444;  // walk4: never all zeros, and every sum exact
     std::optional<std::size_t> once;  // internal: run each function once on n elements (under ncu)
@@ -126,6 +135,32 @@ BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab&
         const std::vector<float> input = input_of(n, o.seed);
         // out(0): the module's; out(1): the other build's, or the baselines' scratch.
         Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
+        // One call of a lab build. Grading: on an input no call saw before
+        // (a result kept from an earlier call, or recognised input, is
+        // wrong), then every output checked, not a sample.
+        std::uint64_t calls = 0, checked[2] = {0, 0};  // checked: per build, out(k)'s
+        const auto call = [&](const Module& build, unsigned k) {
+            const std::string what = fn.name + " of " + build.path;
+            const std::uint64_t seed = (o.seed << 32) + ++calls;
+            if (o.grading) b.fresh_input(seed);
+            const auto& run = build.function(fn.name).run;
+            const double ms = b.time([&] { run(b.in(), b.out(k), n); }, what);
+            if (o.grading) {
+                const OutputCheck c = b.verify(k, seed, exclusive, fn.spec.section);
+                ++checked[k];
+                if (c.wrong || c.input_changed) {
+                    const std::string why =
+                        "its call " + std::to_string(checked[k]) + " (each call on a new input) " +
+                        (c.wrong ? "left " + std::to_string(c.wrong) + " of " + std::to_string(n) +
+                                       " outputs wrong, the first at index " + std::to_string(c.first)
+                                 : "modified " + std::to_string(c.input_changed) + " input elements") +
+                        ": an output kept from an earlier call, or work left unfinished when the call returned, is wrong";
+                    if (k != 0) throw DeviceError("the build timed against, " + what + ": " + why);
+                    throw WrongOutput(why);
+                }
+            }
+            return ms;
+        };
         std::vector<Candidate> cands;
         std::vector<Measure> measures;
         if (o.baselines) {
@@ -134,24 +169,35 @@ BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab&
             cands.push_back({std::string("CUB DeviceScan::") + (exclusive ? "ExclusiveSum" : "InclusiveSum"), "cub", {}});
             measures.push_back([&, exclusive] { return b.cub(exclusive, 1); });
         }
-        const auto& run_mine = mine.function(fn.name).run;
         cands.push_back({fn.name + " (module)", "module", {}});
-        measures.push_back([&] { return b.time([&] { run_mine(b.in(), b.out(0), n); }, fn.name + " of " + mine.path); });
+        measures.push_back([&] { return call(mine, 0); });
         std::optional<std::pair<std::size_t, std::size_t>> ratio;
         if (other) {
-            const auto& run_other = other->function(fn.name).run;
             cands.push_back({fn.name + " (against)", "against", {}});
-            measures.push_back([&] { return b.time([&] { run_other(b.in(), b.out(1), n); }, fn.name + " of " + other->path); });
+            measures.push_back([&] { return call(*other, 1); });
             ratio = std::make_pair(measures.size() - 2, measures.size() - 1);
         }
-        for (int warm = 0; warm < 3; ++warm)
-            for (const auto& m : measures) m();
-        const Sampling s = sample(measures, o.rule, ratio, now_s);
-        SizeResult size{n, cands, std::nullopt, s.rounds, s.stopped};
-        for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
-        if (ratio) size.ratio = summarize(s.ratios);
+        SizeResult size;
+        size.n = n;
+        size.candidates = cands;
+        try {
+            for (int warm = 0; warm < 3; ++warm)
+                for (const auto& m : measures) m();
+            const Sampling s = sample(measures, o.rule, ratio, now_s);
+            size.rounds = s.rounds;
+            size.stopped = s.stopped;
+            for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
+            if (ratio) size.ratio = summarize(s.ratios);
+            if (o.grading) size.problem = score::impossible_time(size.find("module")->ms.median, size.find("copy")->ms.median);
+        } catch (const WrongOutput& e) {
+            size.candidates.clear();  // no time of a wrong answer is shown
+            size.problem = e.what();
+        }
+        size.checked_calls = checked[0];
         r.sizes.push_back(size);
+        if (o.grading) b.reset(input, compare::poison());  // the observation is of the dataset's own input
         if (!o.observe.empty() && n == o.sizes.front()) {
+            if (o.grading) b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), n); }, fn.name + " of " + mine.path);
             harness::Observation seen;
             seen.n = n;
             seen.out = b.download_out(0);
@@ -226,6 +272,7 @@ int main(int argc, char** argv) {
             o.seed = *seed;
         }
         else if (arg == "--no-baselines") o.baselines = false;
+        else if (arg == "--grading") o.grading = true;
         else if (arg == "--counters") o.counters = true;
         else if (arg == "--counters-size" && value) {
             const auto n = parse_size(argv[++i]);
@@ -249,6 +296,7 @@ int main(int argc, char** argv) {
         start = end + 1;
     }
     if (o.rule.min_rounds > o.rule.max_rounds) return usage("--min-rounds is above --max-rounds");
+    if (o.grading && !o.baselines) return usage("--grading needs the baselines: the copy is the floor no scan's time may be under");
     if (o.labs.empty()) {
         for (const auto& lab : catalog::labs())
             if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);

@@ -53,7 +53,10 @@ std::string table(const BenchResult& r) {
             out += "             module / against: " +
                    format("%.3fx (p10-p90 %.3f-%.3f", size.ratio->median, size.ratio->p10, size.ratio->p90) +
                    format(", 95%% CI of the median %.3f-%.3f)", size.ratio->ci_low, size.ratio->ci_high) + "\n";
-        out += "             " + std::to_string(size.rounds) + " rounds, stopped: " + describe(size.stopped) + "\n";
+        if (size.rounds) out += "             " + std::to_string(size.rounds) + " rounds, stopped: " + describe(size.stopped) + "\n";
+        if (size.checked_calls)
+            out += "             " + std::to_string(size.checked_calls) + " calls of the module, each on a fresh input, every output checked\n";
+        if (!size.problem.empty()) out += "             NOT SCORED: " + size.problem + "\n";
     }
     return out;
 }
@@ -74,6 +77,8 @@ nlohmann::json to_json(const BenchResult& r) {
         nlohmann::json s = {{"n", size.n}, {"candidates", cands}, {"rounds", size.rounds},
                             {"stopped", describe(size.stopped)}};
         if (size.ratio) s["ratio"] = summary_json(*size.ratio);
+        if (size.checked_calls) s["checked_calls"] = size.checked_calls;
+        if (!size.problem.empty()) s["problem"] = size.problem;
         sizes.push_back(s);
     }
     return {{"device", r.device},

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,11 @@ struct SizeResult {
     std::optional<Summary> ratio;  // module / against, per round
     unsigned rounds = 0;
     Stopped stopped = Stopped::MaxRounds;
+    // Grading mode (--grading): the module's calls whose whole output was
+    // checked, each on a fresh input, and why its time is not scored: a
+    // wrong output (sampling stopped there) or a time under the copy's.
+    std::uint64_t checked_calls = 0;
+    std::string problem;
     const Candidate* find(const std::string& role) const;
 };
 

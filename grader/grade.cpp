@@ -734,7 +734,7 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
             reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
             "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
-            "--json", json_path, "--observe", seen_path};
+            "--json", json_path, "--observe", seen_path, "--grading"};
         const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx, "cuda", spec.n) + 30;
         const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx.sandbox,
                                         {cuda->build_dir(), fs::path(bench).parent_path().parent_path().string()},
@@ -746,6 +746,11 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
     }
 }
 
+// What scan-bench measured but the grader does not score, and why.
+struct NotScored : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // The timed calls' results and outputs, judged after the GPU is released.
 void judge_timing(Context& ctx, LabState& state) {
     const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
@@ -756,12 +761,15 @@ void judge_timing(Context& ctx, LabState& state) {
         if (timing.problem.empty()) {
             try {
                 timing.timed = read_timing(timing.json);
+                if (!timing.timed.problem.empty()) throw NotScored(timing.timed.problem);
                 if (input.empty()) input = datasets::generate(spec);
                 const harness::Observation seen = harness::read_observation(timing.observation);
                 if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
                 for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
                     if (!c.ok && timing.problem.empty())
                         timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
+            } catch (const NotScored& e) {
+                timing.problem = e.what();
             } catch (const std::exception& e) {
                 timing.problem = std::string("the timing program left no valid result (") + e.what() + ")";
             }
@@ -812,7 +820,8 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
         out.timing.push_back({name, datasets::describe(spec), t});
         text += name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
                 fixed(t.ref_ms, 4) + " ms" + (t.cub_ms > 0 ? "; CUB's scan " + fixed(t.cub_ms, 4) + " ms" : "") +
-                "), median of " + std::to_string(t.rounds) + " alternated rounds, p10-p90 " +
+                "), median of " + std::to_string(t.rounds) + " alternated rounds (" + std::to_string(t.checked_calls) +
+                " calls, each on a new input, every output checked), p10-p90 " +
                 fixed(t.p10, 3) + "-" + fixed(t.p90, 3) + ", 95% CI of the median " + fixed(t.ci_low, 3) + "-" +
                 fixed(t.ci_high, 3) + "; scored as " + fixed(rounded_ratio(rubric, t.median), 2) + "x on " +
                 datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +

@@ -21,10 +21,14 @@ double timing_part(const Rubric& rubric, double ratio);
 struct Timed {
     double median = 0, p10 = 0, p90 = 0, ci_low = 0, ci_high = 0, mine_ms = 0, ref_ms = 0, cub_ms = 0, copy_ms = 0;
     std::size_t rounds = 0;
+    std::size_t checked_calls = 0;  // --grading: the student's calls, each on a fresh input, whose outputs were all checked
+    std::string problem;            // --grading: why the time is not scored (a wrong output, a time under the copy's)
 };
 
 // Throws std::exception on anything but the expected fields with finite,
 // positive times: the file was written by a process that ran student code.
+// A run with a problem needs no times. Without one, a time under the copy's
+// is a problem too (the roofline floor, score::impossible_time), whatever the file says.
 Timed read_timing(const std::string& path);
 
 }  // namespace grader

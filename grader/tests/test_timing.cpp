@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "../../bench/report.hpp"  // scan-bench's writer (grader/ has a report.hpp too)
+#include "score.hpp"
 #include "timing.hpp"
 
 using namespace grader;
@@ -76,6 +77,34 @@ TEST_CASE("scan-bench's JSON of the grader's command on an H100: the modulo mapp
     CHECK(t.cub_ms == doctest::Approx(0.06368));
     CHECK(t.copy_ms == doctest::Approx(0.04886));
     CHECK(timing_part(Rubric{}, t.median) == doctest::Approx(0.25));  // 2.5 of 10, as graded on an H100 before
+}
+
+TEST_CASE("grading mode: a wrong timed output leaves no time to score, with why") {
+    bench::BenchResult r;
+    r.lab = "02-brent-kung";
+    r.function = "brent_kung_scan";
+    bench::SizeResult size;
+    size.n = 1 << 24;
+    size.checked_calls = 4;
+    size.problem = "timed call 4 (each on a new input) left 16777216 of 16777216 outputs wrong, the first at index 0";
+    r.sizes.push_back(size);  // no candidates: scan-bench shows no time of a wrong answer
+    const BenchFile file(bench::document("Test GPU", nlohmann::json::array({bench::to_json(r)}), nlohmann::json::array()).dump());
+    const Timed t = read_timing(file.path);
+    CHECK(t.problem == size.problem);
+    CHECK(t.checked_calls == 4);
+}
+
+TEST_CASE("the roofline floor: a time under the copy's of the same run is not scored") {
+    // The copy timed at cub_ms / 2 in the same rounds: 0.0300 ms here.
+    const BenchFile below(against_run(0.0299, 0.1141, 0.0600));
+    const Timed t = read_timing(below.path);
+    CHECK(t.problem.find("0.0299 ms is faster than a device-to-device copy of the same bytes in the same run (0.0300 ms)") == 0);
+    const BenchFile at(against_run(0.0300, 0.1141, 0.0600));
+    CHECK(read_timing(at.path).problem.empty());
+    const BenchFile no_copy(against_run(0.0001, 0.1141));  // no baselines timed: nothing to hold it to
+    CHECK(read_timing(no_copy.path).problem.empty());
+    CHECK(score::impossible_time(0.05, 0.049).empty());
+    CHECK_FALSE(score::impossible_time(0.048, 0.049).empty());
 }
 
 TEST_CASE("a timing file that is not scan-bench's is refused, not scored") {

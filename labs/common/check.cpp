@@ -171,6 +171,10 @@ Row timing_row(const json& targets, const json& reference, double gate, const st
             r.how += "    " + fn.name + ": not scored: scan-bench's JSON has no time of it at n=" + std::to_string(n) + "\n";
             continue;
         }
+        if (const std::string impossible = score::impossible_time(mine, copy); !impossible.empty()) {
+            r.how += "    " + fn.name + ": not scored: " + impossible + "\n";
+            continue;
+        }
         const double ref = reference.at(fn.name).at("time_over_copy").get<double>();
         const double ratio = mine / copy / ref;
         total += score::timing_part(ratio, rule.at("full_within").get<double>(), rule.at("zero_at").get<double>(),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace score {
 
@@ -41,6 +42,16 @@ double rounded_ratio(double ratio, double step) { return step > 0 ? std::round(r
 
 double timing_part(double ratio, double full_within, double zero_at, double step) {
     return std::clamp((zero_at - rounded_ratio(ratio, step)) / (zero_at - full_within), 0.0, 1.0);
+}
+
+std::string impossible_time(double ms, double copy_ms) {
+    if (!(copy_ms > 0) || ms >= copy_ms) return "";
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%.4f ms is faster than a device-to-device copy of the same bytes in the same run (%.4f ms): a scan "
+                  "reads and writes every element at least once, so that time is not possible",
+                  ms, copy_ms);
+    return text;
 }
 
 }  // namespace score

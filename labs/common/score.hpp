@@ -45,4 +45,10 @@ double divergence_part(double got, double target, double full_within, double zer
 double rounded_ratio(double ratio, double step);
 double timing_part(double ratio, double full_within, double zero_at, double step);
 
+// The roofline floor: a scan reads and writes every element at least once,
+// so no scan beats a device-to-device copy of the same bytes timed in the
+// same run. Why `ms` is not a possible time, or "" (also when no copy was
+// timed: copy_ms 0).
+std::string impossible_time(double ms, double copy_ms);
+
 }  // namespace score
