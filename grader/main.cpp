@@ -408,7 +408,7 @@ int main(int argc, char** argv) {
         write_all(report, out);
         std::fputs(terminal_table(report, colour).c_str(), stdout);
         if (const std::string times = phases_text(report); !times.empty()) std::printf("%s\n", times.c_str());
-        std::printf("results: %s/ (report.html, results.json for Gradescope, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
+        std::printf("results: %s/ (report.html, results.json for Gradescope, result.json for Classroom 50, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
                     out.c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade: cannot grade: %s\n", e.what());

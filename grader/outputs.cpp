@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "classroom50.hpp"
+#include "divergence_svg.hpp"
 #include "files.hpp"
 #include "report_html.hpp"
 
@@ -139,6 +142,61 @@ std::string time_attribute(double seconds) {
     char buf[48];
     std::snprintf(buf, sizeof buf, " time=\"%.3f\"", seconds);
     return buf;
+}
+
+// ---- Gradescope's leaderboard
+
+// One entry per lab whose timing was graded: the student's time over the
+// reference's (the geometric mean of its functions' median ratios), lower
+// first. None where timing was not gradable or not measured: no GPU, no
+// entry (Gradescope shows a leaderboard column per entry name).
+json leaderboard(const Report& r) {
+    json board = json::array();
+    for (const LabResult& lab : r.labs) {
+        const Component* timing = find_component(lab, "timing");
+        if (!timing || !timing->gradable || lab.timing.empty()) continue;
+        double log_sum = 0;
+        for (const FunctionTiming& f : lab.timing) log_sum += std::log(f.timed.median);
+        const double ratio = std::exp(log_sum / static_cast<double>(lab.timing.size()));
+        if (!std::isfinite(ratio)) continue;
+        board.push_back({{"name", "lab " + lab.lab.substr(0, 2) + " time over reference"},
+                         {"value", std::round(ratio * 1000) / 1000},
+                         {"order", "asc"}});
+    }
+    return board;
+}
+
+// ---- PrairieLearn's images
+
+// PrairieLearn takes a results file of up to 1 MB (docs/externalGrading.md);
+// the pictures get what the rest leaves, less a margin for the notes.
+constexpr std::size_t kPrairieLearnLimit = 1000 * 1000, kNoteMargin = 4096;
+constexpr std::size_t kMaxKernelImages = 8;  // per function and side, as report.html draws
+
+struct Picture {
+    std::size_t lab;  // index into the report's labs
+    json image;       // {"label", "url"}
+};
+
+// Each kernel's divergence map, the student's of every lab before the
+// reference's (whose maps a student can do without first).
+std::vector<Picture> divergence_pictures(const Report& r) {
+    std::vector<Picture> mine, reference;
+    for (std::size_t i = 0; i < r.labs.size(); ++i)
+        for (const DivergenceMaps& d : r.labs[i].divergence)
+            for (auto [side, who] : {std::pair{&d.mine, "yours"}, std::pair{&d.reference, "the reference's"}}) {
+                const auto kernels = by_kernel(*side);
+                for (std::size_t k = 0; k < std::min(kernels.size(), kMaxKernelImages); ++k) {
+                    const std::string cut = map_cut_note(kernels[k]);
+                    const std::string label = r.labs[i].lab + " " + d.function + ": " + kernels[k].kernel + ", " + who +
+                                              " (SIMT efficiency " + fixed(100 * kernels[k].total().active_fraction(), 1) +
+                                              "%)" + (cut.empty() ? "" : ". " + cut);
+                    (side == &d.mine ? mine : reference)
+                        .push_back({i, {{"label", label}, {"url", svg_data_uri(divergence_map_svg(kernels[k], true))}}});
+                }
+            }
+    mine.insert(mine.end(), reference.begin(), reference.end());
+    return mine;
 }
 
 }  // namespace
@@ -322,30 +380,57 @@ std::string gradescope_json(const Report& r) {
                              {"visibility", t.hidden ? "after_published" : "visible"},
                              {"tags", json::array({t.lab, t.component})}});
         }
-    return dump({{"score", r.score()},
-                 {"output", terminal_table(r, false)},
-                 {"visibility", "visible"},
-                 {"stdout_visibility", "hidden"},
-                 {"execution_time", r.seconds},
-                 {"tests", tests}});
+    json doc = {{"score", r.score()},
+                {"output", terminal_table(r, false)},
+                {"visibility", "visible"},
+                {"stdout_visibility", "hidden"},
+                {"execution_time", r.seconds},
+                {"tests", tests}};
+    if (const json board = leaderboard(r); !board.empty()) doc["leaderboard"] = board;
+    return dump(doc);
 }
 
 std::string prairielearn_json(const Report& r) {
     json tests = json::array();
-    for (const LabResult& lab : r.labs)
-        for (const TestResult& t : lab.tests)
+    std::vector<std::size_t> divergence_test(r.labs.size(), SIZE_MAX);  // each lab's first divergence test
+    for (std::size_t i = 0; i < r.labs.size(); ++i)
+        for (const TestResult& t : r.labs[i].tests) {
+            if (t.component == "divergence" && divergence_test[i] == SIZE_MAX) divergence_test[i] = tests.size();
             tests.push_back({{"name", t.name},
                              {"description", t.lab + " " + t.component + (t.hidden ? " (hidden dataset)" : "")},
                              {"points", graded(t) ? t.score : 0.0},
                              {"max_points", graded(t) ? t.max_score : 0.0},
                              {"output", immediate_output(t)},
                              {"message", status_name(t.status)}});
+        }
     const double max = r.max_score();
-    return dump({{"gradable", true},
-                 {"score", max > 0 ? std::clamp(r.score() / max, 0.0, 1.0) : 0.0},
-                 {"message", "Total " + total_text(r)},
-                 {"output", terminal_table(r, false)},
-                 {"tests", tests}});
+    json doc = {{"gradable", true},
+                {"score", max > 0 ? std::clamp(r.score() / max, 0.0, 1.0) : 0.0},
+                {"message", "Total " + total_text(r)},
+                {"output", terminal_table(r, false)},
+                {"tests", tests}};
+    // The maps go with each lab's divergence test (the result's own images
+    // where a lab has none), the colour scale with the result; those that
+    // would take the file past the limit are left out, and the file says so.
+    std::vector<Picture> pictures = divergence_pictures(r);
+    if (pictures.empty()) return dump(doc);
+    pictures.insert(pictures.begin(), {SIZE_MAX, {{"label", "colour scale: active lanes per warp"}, {"url", svg_data_uri(legend_svg(true))}}});
+    std::size_t size = dump(doc).size() + kNoteMargin;
+    std::vector<std::string> left_out;
+    for (const Picture& p : pictures) {
+        const std::size_t bytes = p.image.dump().size() + 64;  // the entry, its indentation and the images key
+        const bool fits = size + bytes <= kPrairieLearnLimit;
+        json& holder = p.lab != SIZE_MAX && divergence_test[p.lab] != SIZE_MAX ? doc["tests"][divergence_test[p.lab]] : doc;
+        if (fits) holder["images"].push_back(p.image), size += bytes;
+        else left_out.push_back(p.image["label"]);
+    }
+    if (!left_out.empty()) {
+        std::string note = "\n" + std::to_string(left_out.size()) + " divergence map(s) left out to keep this file within "
+                           "PrairieLearn's 1 MB; report.html has them all:";
+        for (const std::string& label : left_out) note += "\n  " + label;
+        doc["output"] = doc["output"].get<std::string>() + truncate_lines(note, 20);
+    }
+    return dump(doc);
 }
 
 std::string junit_xml(const Report& r) {
@@ -468,7 +553,8 @@ void write_all(const Report& r, const std::string& directory) {
         {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
         {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)},
-        {"phases.json", phases_json(r)},      {"report.html", report_html(r)}};
+        {"phases.json", phases_json(r)},      {"report.html", report_html(r)},
+        {"result.json", classroom50_json(r, classroom50_identity(r))}};
     for (const auto& [name, text] : files) write_file((std::filesystem::path(directory) / name).string(), text);
 }
 

@@ -1,6 +1,6 @@
 // The files a graded submission is reported in, each written from its Report:
-// a terminal table, a feedback text, Gradescope's and PrairieLearn's results
-// JSON, JUnit XML for CI, a Markdown job summary, and a gradebook CSV.
+// a terminal table, a feedback text, Gradescope's, Classroom 50's and
+// PrairieLearn's results JSON, JUnit XML for CI, a Markdown job summary, and a gradebook CSV.
 //
 // Test output comes from processes that ran student code: every format but
 // the terminal table (which shows none) strips ANSI escapes and control
@@ -64,10 +64,12 @@ std::string terminal_table(const Report& report, bool colour);
 std::string feedback_text(const Report& report);
 
 // Gradescope's results.json. A not-gradable test is "passed" at 0 of 0 points.
+// Where timing was graded, a leaderboard entry per lab: its time over the reference's.
 std::string gradescope_json(const Report& report);
 // PrairieLearn's external grader results. Hidden tests' output is withheld:
 // PrairieLearn shows everything at once, and hidden datasets are shown only
-// after grades are published.
+// after grades are published. Each kernel's divergence map as an image, as
+// many as its 1 MB limit holds.
 std::string prairielearn_json(const Report& report);
 // One testsuite per lab, one testcase per test; not gradable = skipped.
 std::string junit_xml(const Report& report);
@@ -80,8 +82,9 @@ std::string gradebook_csv(const std::vector<Report>& reports);
 // returns the score lines, one per student, for the terminal.
 std::string write_gradebook(const std::vector<Report>& reports, const std::string& out);
 
-// Writes results.json (Gradescope), prairielearn.json, junit.xml, summary.md,
-// feedback.txt, table.txt, phases.json and report.html (report_html.hpp) into `directory`, creating it if missing.
+// Writes results.json (Gradescope), result.json (Classroom 50, classroom50.hpp),
+// prairielearn.json, junit.xml, summary.md, feedback.txt, table.txt,
+// phases.json and report.html (report_html.hpp) into `directory`, creating it if missing.
 // Throws std::runtime_error naming the path on any I/O failure.
 void write_all(const Report& report, const std::string& directory);
 

@@ -3,17 +3,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <regex>
 #include <string_view>
 
+#include "divergence_svg.hpp"
 #include "outputs.hpp"
 
 namespace grader {
 namespace {
 
-using harness::DivergenceCell;
 using harness::KernelDivergence;
 
 // ---- Small text helpers
@@ -34,103 +33,9 @@ std::string mark_class(Mark m) {
     return names[static_cast<int>(m)];
 }
 
-// ---- Divergence maps
+// ---- Divergence maps (divergence_svg.hpp draws them)
 
-// Colour stops, from no lane active to all: the labs' kernels live mostly
-// between 75% and 100%, so the scale spends most of its colours there.
-struct Stop {
-    double at;
-    int r, g, b;
-};
-constexpr Stop kScale[] = {{0.0, 0xa5, 0x00, 0x26}, {0.5, 0xf4, 0x6d, 0x43}, {0.75, 0xfe, 0xe0, 0x8b},
-                           {0.9, 0xa6, 0xd9, 0x6a}, {1.0, 0x1a, 0x98, 0x50}};
-const char* const kNotRun = "#d9d9d9";  // a warp none of whose lanes ran in that step
-constexpr int kCellW = 14, kCellH = 12;
-// A kernel with a barrier in a long loop has thousands of steps: past these
-// the page would weigh megabytes and show nothing more (a block has at most 32 warps).
-constexpr std::size_t kMaxSteps = 128, kMaxWarps = 32, kMaxKernels = 8;
-
-// A lab function may launch one kernel several times (lab 04's levels): its
-// launches summed cell by cell, one map per kernel, in order of first launch.
-std::vector<KernelDivergence> by_kernel(const std::vector<KernelDivergence>& launches) {
-    std::vector<KernelDivergence> out;
-    for (const KernelDivergence& l : launches) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const KernelDivergence& k) { return k.kernel == l.kernel; });
-        if (it == out.end()) it = out.insert(out.end(), KernelDivergence{l.kernel, 0, 0, {}, ""});
-        it->blocks += l.blocks;
-        it->warps_per_block = std::max(it->warps_per_block, l.warps_per_block);
-        if (it->cells.size() < l.cells.size()) it->cells.resize(l.cells.size());
-        for (auto& row : it->cells) row.resize(it->warps_per_block);
-        for (std::size_t i = 0; i < l.cells.size(); ++i)
-            for (std::size_t w = 0; w < l.cells[i].size(); ++w) it->cells[i][w] += l.cells[i][w];
-    }
-    return out;
-}
-
-// One kernel's map: rows the barrier intervals (steps), columns the warps of a block.
-std::string map_svg(const KernelDivergence& k) {
-    const int left = 34, top = 30, rows = static_cast<int>(std::min(k.cells.size(), kMaxSteps)),
-              cols = static_cast<int>(std::min<std::size_t>(k.warps_per_block, kMaxWarps));
-    const int width = left + cols * kCellW + 6, height = top + rows * kCellH + 6;
-    const std::string size = std::to_string(width) + "\" height=\"" + std::to_string(height);
-    std::string out = "<svg class=\"divmap\" width=\"" + size + "\" viewBox=\"0 0 " + std::to_string(width) + " " +
-                      std::to_string(height) + "\" role=\"img\" aria-label=\"" +
-                      esc(k.kernel + ": SIMT efficiency " + pct(k.total().active_fraction())) + "\">\n";
-    out += "<text class=\"axis\" x=\"" + std::to_string(left) + "\" y=\"10\">warp &#8594;</text>\n";
-    out += "<text class=\"axis\" x=\"0\" y=\"10\">step</text>\n";
-    for (int w = 0; w < cols; w += cols > 8 ? 4 : 1)
-        out += "<text class=\"tick\" x=\"" + std::to_string(left + w * kCellW + kCellW / 2) + "\" y=\"" +
-               std::to_string(top - 6) + "\" text-anchor=\"middle\">" + std::to_string(w) + "</text>\n";
-    for (int i = 0; i < rows; ++i) {
-        const int y = top + i * kCellH;
-        out += "<text class=\"tick\" x=\"" + std::to_string(left - 4) + "\" y=\"" + std::to_string(y + kCellH - 2) +
-               "\" text-anchor=\"end\">" + std::to_string(i) + "</text>\n";
-        for (int w = 0; w < std::min(cols, static_cast<int>(k.cells[i].size())); ++w) {
-            const DivergenceCell& c = k.cells[i][w];
-            const int x = left + w * kCellW;
-            const bool ran = c.warp_visits > 0;
-            const std::string where = "step " + std::to_string(i) + ", warp " + std::to_string(w) + ": ";
-            const std::string tip =
-                ran ? where + pct(c.active_fraction()) + " active (" + std::to_string(c.lane_visits) + " / 32 x " +
-                          std::to_string(c.warp_visits) + ")" +
-                          (c.divergent_blocks ? ", diverged in " + std::to_string(c.divergent_blocks) + " of " +
-                                                    std::to_string(k.blocks) + " blocks"
-                                              : "")
-                    : where + "no lane ran";
-            out += "<rect class=\"cell\" x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
-                   std::to_string(kCellW - 1) + "\" height=\"" + std::to_string(kCellH - 1) + "\" fill=\"" +
-                   (ran ? active_colour(c.active_fraction()) : kNotRun) + "\" data-step=\"" + std::to_string(i) +
-                   "\" data-warp=\"" + std::to_string(w) + "\" data-fraction=\"" +
-                   (ran ? fixed(c.active_fraction(), 4) : "") + "\"><title>" + esc(tip) + "</title></rect>\n";
-            if (c.divergent_blocks)
-                out += "<circle class=\"diverged\" cx=\"" + std::to_string(x + kCellW / 2) + "\" cy=\"" +
-                       std::to_string(y + kCellH / 2) + "\" r=\"1.5\"/>\n";
-        }
-    }
-    out += "</svg>\n";
-    if (k.cells.size() > kMaxSteps || k.warps_per_block > kMaxWarps)
-        out += "<p class=\"na\">Drawn: the first " + std::to_string(rows) + " of " + std::to_string(k.cells.size()) +
-               " steps, " + std::to_string(cols) + " of " + std::to_string(k.warps_per_block) + " warps.</p>\n";
-    return out;
-}
-
-// The colour scale in 10% swatches, the not-run grey and the divergence dot.
-std::string legend_svg() {
-    std::string out = "<svg class=\"legend\" width=\"520\" height=\"34\" viewBox=\"0 0 520 34\" role=\"img\" "
-                      "aria-label=\"colour scale of active lanes\">\n";
-    for (int k = 0; k <= 10; ++k) {
-        const int x = 4 + k * 26;
-        out += "<rect x=\"" + std::to_string(x) + "\" y=\"2\" width=\"25\" height=\"14\" fill=\"" +
-               active_colour(k / 10.0) + "\"/><text class=\"tick\" x=\"" + std::to_string(x + 12) +
-               "\" y=\"28\" text-anchor=\"middle\">" + std::to_string(10 * k) + "%</text>\n";
-    }
-    out += "<rect x=\"300\" y=\"2\" width=\"25\" height=\"14\" fill=\"" + std::string(kNotRun) +
-           "\"/><text class=\"tick\" x=\"330\" y=\"13\">no lane ran</text>\n";
-    out += "<rect x=\"400\" y=\"2\" width=\"13\" height=\"11\" fill=\"" + active_colour(1) +
-           "\"/><circle class=\"diverged\" cx=\"406.5\" cy=\"7.5\" r=\"1.5\"/><text class=\"tick\" x=\"418\" "
-           "y=\"13\">diverged in a block</text>\n";
-    return out + "</svg>\n";
-}
+constexpr std::size_t kMaxKernels = 8;  // per side of a function
 
 std::string side_html(const char* cls, const std::string& who, const std::vector<KernelDivergence>& launches) {
     std::string out = std::string("<figure class=\"side ") + cls + "\">\n<figcaption>" + who;
@@ -141,7 +46,8 @@ std::string side_html(const char* cls, const std::string& who, const std::vector
         const KernelDivergence& k = kernels[i];
         out += "<div class=\"kernel\">" + esc(k.kernel) + ": " + std::to_string(k.blocks) + " block(s) of " +
                std::to_string(k.warps_per_block) + " warp(s), " + std::to_string(k.cells.size()) + (k.cells.size() == 1 ? " step" : " steps") + ", SIMT efficiency " +
-               pct(k.total().active_fraction()) + "</div>\n" + map_svg(k);
+               pct(k.total().active_fraction()) + "</div>\n" + divergence_map_svg(k, false);
+        if (const std::string cut = map_cut_note(k); !cut.empty()) out += "<p class=\"na\">" + cut + "</p>\n";
     }
     if (kernels.size() > kMaxKernels)
         out += "<p class=\"na\">" + std::to_string(kernels.size() - kMaxKernels) + " more kernels not drawn.</p>\n";
@@ -296,7 +202,7 @@ std::string divergence_html(const LabResult& lab) {
     out += "<p>Each cell is one warp of a block (columns) in one step between two <code>__syncthreads()</code> "
            "(rows), summed over the blocks: its active lanes per basic block it ran, out of 32 (hover a cell for "
            "the counts). A title's SIMT efficiency is the same over all its cells, as graded.</p>\n" +
-           legend_svg();
+           legend_svg(false);
     for (const DivergenceMaps& d : lab.divergence)
         out += "<div class=\"fn\">\n<h4>" + esc(d.function) + " on " + esc(d.dataset) + "</h4>\n<div class=\"pair\">\n" +
                side_html("mine", "Yours", d.mine) + side_html("reference", "Reference", d.reference) + "</div>\n</div>\n";
@@ -356,19 +262,6 @@ tr:target { outline: 2px solid #c62828; } td.marks a { color: #c62828; font-size
 )";
 
 }  // namespace
-
-std::string active_colour(double fraction) {
-    const double f = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
-    std::size_t i = 1;
-    while (i + 1 < std::size(kScale) && f > kScale[i].at) ++i;
-    const Stop& a = kScale[i - 1];
-    const Stop& b = kScale[i];
-    const double t = (f - a.at) / (b.at - a.at);
-    const auto mix = [t](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * t)); };
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
-    return buf;
-}
 
 std::string report_html(const Report& r) {
     std::string out =

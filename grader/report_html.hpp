@@ -9,15 +9,11 @@
 
 #include <string>
 
+#include "divergence_svg.hpp"  // active_colour, the maps' colour scale
 #include "report.hpp"
 
 namespace grader {
 
 std::string report_html(const Report& report);
-
-// The divergence maps' colour scale: a warp's active-lane fraction (0 to 1,
-// clamped) as "#rrggbb", from dark red at 0 through orange (50%), yellow
-// (75%) and light green (90%) to green at 1.
-std::string active_colour(double fraction);
 
 }  // namespace grader

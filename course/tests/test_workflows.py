@@ -9,10 +9,15 @@ in order, as written, in WORK/workspace: `run:` steps with GitHub's
 `bash --noprofile --norc -eo pipefail`, `uses:` steps emulated (the kit
 checkout is a copy of KIT's files, the submission checkout a fresh
 `scan-grade export` of that copy, the upload checks that its path exists),
-`if:` evaluated as on a self-hosted machine. The results must hold the four
-labs, graded with the secret the workflow passed (the hidden datasets'
-seeds say which), at 0 points (the stubs), and the step summary the points
-per lab. The install step runs `sudo kit/scan-labs deps`: without root the
+`if:` evaluated as on a self-hosted machine, `$GITHUB_ENV` carried from step
+to step, `gh` a stand-in that records what it was asked. The submission is
+a Classroom 50 repository (its .classroom50.yaml, its name
+<classroom>-<assignment>-<owner>). The results must hold the labs, graded
+with the secret the workflow passed (the hidden datasets' seeds say which),
+at 0 points (the stubs), the step summary the points per lab, result.json
+Classroom 50's format (classroom50_schema.py, its self-test first) with the
+submission's identity, and the release step must have published it on the
+submit/* tag. The install step runs `sudo kit/scan-labs deps`: without root the
 run is skipped (exit 77) after the static checks.
 Last line: `N passed, N failed`."""
 import json
@@ -25,6 +30,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import classroom50_schema  # noqa: E402
 import hidden  # noqa: E402
 import tally  # noqa: E402
 from tally import expect, finish  # noqa: E402
@@ -35,7 +41,10 @@ KIT_VAR, KIT_TOKEN = "${{ vars.SCAN_LABS_KIT }}", "${{ secrets.SCAN_LABS_KIT_TOK
 SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
 # What the workflows are given in the test: a secret the rubric does not hold.
 CONTEXT = {"vars.SCAN_LABS_KIT": "my-course/scan-labs-kit", "secrets.SCAN_LABS_KIT_TOKEN": "not-a-real-token",
-           "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main"}
+           "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main", "github.token": "not-a-real-token"}
+# The student repository, as Classroom 50 names it: <classroom>-<assignment>-<owner>.
+CLASSROOM, ASSIGNMENT, OWNER = "cuda-fall", "scan-labs", "jdoe"
+REPOSITORY, SHA = "my-course/%s-%s-%s" % (CLASSROOM, ASSIGNMENT, OWNER), "0123456789abcdef0123456789abcdef01234567"
 # grade-gpu.yml against grade.yml, as its header lists them.
 GPU_DIFFERENCES = [
     "runs-on: ubuntu-24.04 -> ['self-hosted', 'gpu']",
@@ -88,7 +97,10 @@ cpu, gpu = load("grade.yml"), load("grade-gpu.yml")
 for name, doc in (("grade.yml", cpu), ("grade-gpu.yml", gpu)):
     expect(isinstance(doc.get("on"), dict) and {"push", "workflow_dispatch"} <= set(doc["on"]),
            "%s: runs on push and workflow_dispatch" % name, doc.get("on"))
-    expect(doc.get("permissions") == {"contents": "read"}, "%s: reads the repository only" % name)
+    expect((doc.get("on") or {}).get("push") == {"branches": ["main"], "tags": ["submit/*"]},
+           "%s: as Classroom 50's workflow, on a push to main or of a submit/* tag" % name, doc.get("on"))
+    expect(doc.get("permissions") == {"contents": "write"},
+           "%s: writes the repository's contents only (the submit/* tag and its release)" % name)
     jobs = doc.get("jobs", {})
     expect(len(jobs) == 1, "%s: one job" % name, list(jobs))
     steps = next(iter(jobs.values()))["steps"]
@@ -108,6 +120,16 @@ for name, doc in (("grade.yml", cpu), ("grade-gpu.yml", gpu)):
     uploads = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
     expect(len(uploads) == 1 and uploads[0].get("if") == "always()" and uploads[0]["with"].get("path") == "results/",
            "%s: uploads results/ always" % name)
+    names = [s.get("name") for s in steps]
+    naming = [s for s in steps if "GITHUB_ENV" in s.get("run", "")]
+    expect(len(naming) == 1 and len(grade_steps) == 1 and names.index(naming[0].get("name")) < names.index(grade_steps[0].get("name"))
+           and all(v in naming[0]["run"] for v in ("CLASSROOM=", "ASSIGNMENT=", "OWNER=", "SUBMISSION_TAG=", "COMMIT_URL=",
+                                                   "RELEASE_URL=", "REVIEW_URL=", ".classroom50.yaml")),
+           "%s: names the submission for Classroom 50 (.classroom50.yaml, the variables its runner sets) before grading" % name)
+    publish = [s for s in steps if "gh release create" in s.get("run", "")]
+    expect(len(publish) == 1 and publish[0] is steps[-1] and publish[0].get("if") == "success()"
+           and "results/result.json" in publish[0]["run"] and publish[0].get("env", {}).get("GH_TOKEN") == "${{ github.token }}",
+           "%s: last, after a successful grading, publishes results/result.json as a release with the job's token" % name)
     summary = [s for s in steps if "GITHUB_STEP_SUMMARY" in s.get("run", "")]
     expect(len(summary) == 1 and "results/summary.md" in summary[0]["run"] and summary[0].get("if") == "always()",
            "%s: appends results/summary.md to the step summary, always" % name)
@@ -150,6 +172,10 @@ expect(all(w in header for w in ("runs-on: [self-hosted, gpu]", "Install the kit
                                  "Allow the grader's sandbox", "`--backend auto` for `--backend emu`")),
        "grade-gpu.yml's header documents them")
 
+p = subprocess.run([sys.executable, classroom50_schema.__file__, "--self-test"], stdout=subprocess.PIPE,
+                   stderr=subprocess.STDOUT, text=True)
+expect(p.returncode == 0, "classroom50_schema.py refuses every broken example", p.stdout)
+
 if os.geteuid() != 0:
     print("SKIP: running grade.yml needs root: its install step is `sudo kit/scan-labs deps` (static checks done)")
     finish(77 if not tally.failed else 1)
@@ -180,18 +206,35 @@ p = subprocess.run([grade, "export", "--kit", os.path.join(workspace, "kit"), os
 if not expect(p.returncode == 0, "submission/: scan-grade export of kit/: exit %d" % p.returncode, p.stdout):
     finish()
 
+# What `gh student accept` commits into a Classroom 50 repository.
+with open(os.path.join(workspace, "submission", ".classroom50.yaml"), "w") as f:
+    f.write("classroom: %s\nassignment: %s\n" % (CLASSROOM, ASSIGNMENT))
+
 env = dict(os.environ)
+shim = os.path.join(work, "shim")
+os.makedirs(shim)
 if not shutil.which("sudo"):  # root without sudo (a container): sudo is the command itself
-    shim = os.path.join(work, "shim")
-    os.makedirs(shim)
     with open(os.path.join(shim, "sudo"), "w") as f:
         f.write('#!/bin/sh\nexec "$@"\n')
     os.chmod(os.path.join(shim, "sudo"), 0o755)
-    env["PATH"] = shim + os.pathsep + env["PATH"]
+# GitHub's CLI, standing in: `gh release view` finds no release, every call is
+# recorded, one argument a line, and the files it would upload must exist.
+gh_log = os.path.join(work, "gh-calls.txt")
+with open(os.path.join(shim, "gh"), "w") as f:
+    f.write('#!/bin/sh\nprintf "%%s\\n" "$@" "--" >> "%s"\n[ "$2" = view ] && exit 1\n'
+            'for a in "$@"; do case "$a" in results/*) [ -f "$a" ] || { echo "gh: no $a" >&2; exit 1; } ;; esac; done\n'
+            % gh_log)
+os.chmod(os.path.join(shim, "gh"), 0o755)
+env["PATH"] = shim + os.pathsep + env["PATH"]
 summary_file = os.path.join(work, "step-summary.md")
+env_file = os.path.join(work, "github-env")
 open(summary_file, "w").close()
 env.update({"GITHUB_WORKSPACE": workspace, "GITHUB_STEP_SUMMARY": summary_file, "CI": "true",
-            "RUNNER_TEMP": os.path.join(work, "runner-temp")})
+            "RUNNER_TEMP": os.path.join(work, "runner-temp"), "GITHUB_ENV": env_file,
+            "GITHUB_REPOSITORY": REPOSITORY, "GITHUB_SHA": SHA, "GITHUB_REF": CONTEXT["github.ref"],
+            "GITHUB_SERVER_URL": "https://github.com", "GITHUB_ACTOR": "someone-else"})
+for name in ("CLASSROOM", "ASSIGNMENT", "OWNER", "ASSIGNMENT_TYPE", "SUBMISSION_TAG", "COMMIT_URL", "RELEASE_URL", "REVIEW_URL"):
+    env.pop(name, None)  # only what the workflow sets
 os.makedirs(env["RUNNER_TEMP"])
 shell = (cpu.get("defaults", {}).get("run", {}).get("shell"))
 expect(shell == "bash", "grade.yml's run steps use bash (GitHub: bash --noprofile --norc -eo pipefail)", shell)
@@ -205,9 +248,13 @@ def run_step(step, extra_env=None):
     step_env = dict(env)
     step_env.update({k: substitute(str(v)) for k, v in step.get("env", {}).items()})
     step_env.update(extra_env or {})
+    open(env_file, "w").close()
     p = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
                        cwd=os.path.join(workspace, step.get("working-directory", ".")), env=step_env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # As the runner does: NAME=value lines in $GITHUB_ENV reach the later steps.
+    with open(env_file) as f:
+        env.update(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
     return p.returncode, p.stdout
 
 
@@ -260,6 +307,27 @@ if expect(os.path.isfile(results), "results/results.json exists"):
     expect(shown and shown <= given and not shown & rubric,
            "the hidden datasets were drawn from the SCAN_GRADE_SECRET the workflow passed (%d seeds seen)" % len(shown),
            "seen %s" % sorted(shown))
+result = os.path.join(workspace, "results", "result.json")
+if expect(os.path.isfile(result), "results/result.json exists"):
+    found = classroom50_schema.check_text(open(result).read())
+    expect(not found, "results/result.json is in Classroom 50's format", "\n".join(found))
+    with open(result) as f:
+        doc = json.load(f)
+    tag = doc.get("submission", "")
+    expect((doc.get("classroom"), doc.get("assignment"), doc.get("owner")) == (CLASSROOM, ASSIGNMENT, OWNER)
+           and re.fullmatch(r"submit/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-" + SHA[:7], tag)
+           and doc.get("commit") == "https://github.com/%s/commit/%s" % (REPOSITORY, SHA)
+           and doc.get("release") == "https://github.com/%s/releases/tag/%s" % (REPOSITORY, tag.replace("/", "%2F")),
+           "result.json names the submission: classroom and assignment from .classroom50.yaml, the owner from the "
+           "repository's name, the submit/ tag, the commit and the release",
+           {k: doc.get(k) for k in ("classroom", "assignment", "owner", "submission", "commit", "release")})
+    expect(sorted({t.get("lab") for t in doc.get("tests", [])}) == LABS, "result.json holds every lab")
+    calls = open(gh_log).read().split("--\n") if os.path.isfile(gh_log) else []
+    create = [c.splitlines() for c in calls if c.startswith("release\ncreate\n")]
+    expect(len(create) == 1 and create[0][2] == tag and "results/result.json" in create[0]
+           and create[0][create[0].index("--target") + 1] == SHA and "results/summary.md" in create[0],
+           "the release step published result.json on the submission's tag, at the graded commit, the points per lab as "
+           "its notes", calls)
 summary = open(summary_file).read()
 rows = [l for l in summary.splitlines() if l.startswith("|")]
 lab_rows = [lab for lab in LABS if any(re.match(r"\|\s*%s\s*\|" % re.escape(lab), r) for r in rows)]
