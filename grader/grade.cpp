@@ -256,6 +256,7 @@ struct Unit {
     std::string cls, function;
     datasets::Spec spec;
     bool hidden = false, scored = true, passed = false;
+    bool withheld = false;  // hidden, and not --show-hidden: named by number, no details
     const catalog::Function* fn = nullptr;
     std::vector<float> input;
     std::string what, feedback;
@@ -299,7 +300,23 @@ void note_finding(LabState& state, const std::string& category, const std::strin
     if (list.size() < 3) list.push_back(finding);
 }
 
+// A withheld unit's failure says only that it failed.
+void withhold(const Unit& unit, const std::string& on, Verdict& v) {
+    if (!unit.withheld) return;
+    if (!v.feedback.empty()) v.feedback = "FAIL  " + unit.what + on + "\n";
+    for (auto& [category, finding] : v.findings)
+        finding = category + " finding on " + unit.what + " (details shown after grades are published)";
+}
+
+Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r);
+
 Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
+    Verdict v = judge_run_in_full(unit, on, r);
+    withhold(unit, on, v);
+    return v;
+}
+
+Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r) {
     Verdict v;
     if (!r.ok) {
         v.timed_out = r.timed_out;
@@ -332,6 +349,7 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
 Verdict not_run(const Unit& unit, const std::string& on, const std::string& why) {
     Verdict v;
     v.feedback = "FAIL  " + unit.what + on + ": not run, " + why + "\n";
+    withhold(unit, on, v);
     return v;
 }
 
@@ -838,7 +856,9 @@ Component score_timing(Context& ctx, Slot& slot, LabState& state, LabResult& out
 // hidden ones, each for every function, their inputs generated here.
 void plan_units(const Context& ctx, LabState& state) {
     const catalog::Lab& lab = *state.lab;
+    std::size_t hidden_count = 0;
     const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden) {
+        hidden_count += hidden;
         for (const auto& fn : lab.functions) {
             Unit u;
             u.cls = cls;
@@ -848,8 +868,10 @@ void plan_units(const Context& ctx, LabState& state) {
             u.fn = &fn;
             u.input = datasets::generate(spec);
             u.scored = !score::trivial(u.input, fn.spec);
-            u.what = (hidden ? "hidden " : "") + datasets::describe(spec) +
-                     (u.scored ? "" : " (no points: the answer equals the input)");
+            u.withheld = hidden && !ctx.show_hidden;
+            u.what = u.withheld ? "hidden dataset " + std::to_string(hidden_count) + " of lab " + lab.id.substr(0, 2)
+                                : (hidden ? "hidden " : "") + datasets::describe(spec) +
+                                      (u.scored ? "" : " (no points: the answer equals the input)");
             u.on.resize(ctx.backends.size());
             state.units.push_back(std::move(u));
         }
@@ -920,6 +942,31 @@ void check_stop() {
     if (stopping()) throw Stopped();
 }
 
+// The table's header: how many hidden datasets each graded lab runs, and how
+// the outputs name them.
+std::string hidden_summary(const Context& ctx) {
+    std::vector<std::pair<std::string, std::size_t>> counts;
+    for (const auto& lab : ctx.labs) {
+        const auto it = ctx.rubric.hidden.find(lab);
+        counts.push_back({lab.substr(0, 2), it == ctx.rubric.hidden.end() ? 0 : it->second.size()});
+    }
+    bool same = true;
+    for (const auto& c : counts) same = same && c.second == counts.front().second;
+    std::string text;
+    if (counts.empty()) return text;
+    if (same)
+        text = std::to_string(counts.front().second) + " hidden dataset" + (counts.front().second == 1 ? "" : "s") +
+               (counts.size() > 1 ? " a lab" : "");
+    else {
+        text = "hidden datasets";
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            text += (i ? ", " : ": ") + std::to_string(counts[i].second) + " in lab " + counts[i].first;
+    }
+    return text + (ctx.rubric.hidden_seed_from_secret ? " drawn from SCAN_GRADE_SECRET" : "") +
+           (ctx.show_hidden ? ", shown in full (--show-hidden: the instructor's copy)"
+                            : ", named by number until grades are published");
+}
+
 }  // namespace
 
 std::string backend_names(const Context& ctx) {
@@ -969,6 +1016,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     report.sandboxed = ctx.sandbox.enabled;
     report.notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"
                                                : "no sandbox was used: " + ctx.sandbox.why);
+    report.hidden = hidden_summary(ctx);
     if (!sub.ignored.empty()) {
         std::string list;
         for (std::size_t i = 0; i < sub.ignored.size() && i < 8; ++i) list += (i ? ", " : "") + sub.ignored[i];

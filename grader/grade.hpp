@@ -58,6 +58,11 @@ struct Context {
     std::string kit;    // the kit's source tree (with reference/)
     std::string work;   // the grader's work folder: builds, scratch
     std::string backend_asked = "auto";  // --backend
+    // --show-hidden: the instructor's copy names the hidden datasets (kind,
+    // size, seed) and shows their failures; otherwise every output names one
+    // only "hidden dataset k of lab NN", with pass or fail (a seed is the
+    // dataset: students have the generator).
+    bool show_hidden = false;
     std::vector<std::string> backends;   // "emu" always; "cuda" too with a usable GPU
     std::string device;                 // what runs the cuda backend, or why there is none
     Sandbox sandbox;

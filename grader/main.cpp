@@ -51,6 +51,9 @@ options:
   --part FILE      --batch: grade only the entries of FOLDER named in FILE (one per line) and write
                    no gradebook (a Slurm task's share; scan-grade merge writes it)
   --no-sandbox     run student code without bubblewrap even where it works
+  --show-hidden    the instructor's copy: name each hidden dataset (kind, size, seed) and show its
+                   failures in full; without it every output names one only "hidden dataset k of
+                   lab NN", with pass or fail (a seed is the dataset: students have the generator)
   --no-cache       grade every lab again: without it, a lab graded on the emulator alone before,
                    with the same scan.cu, kit, grader and rubric, takes that result (the cache is
                    WORK/result-cache, or $SCAN_GRADE_CACHE; never used where a GPU grades)
@@ -210,6 +213,7 @@ int main(int argc, char** argv) {
             jobs = static_cast<unsigned>(std::atoi(argv[++i]));
             if (jobs < 1 || jobs > 64) return usage("--jobs takes 1 to 64");
         } else if (arg == "--no-sandbox") sandbox = false;
+        else if (arg == "--show-hidden") ctx.show_hidden = true;
         else if (arg == "--no-cache") cache = false;
         else if (arg == "--part" && value) part = argv[++i];
         else if (arg == "--slurm") slurm = true;
@@ -269,6 +273,7 @@ int main(int argc, char** argv) {
         request.backend = backend;
         request.labs = lab_args;
         request.sandbox = sandbox;
+        request.show_hidden = ctx.show_hidden;
         request.submit = submit;
         request.settings = ctx.rubric.slurm;
         if (partition) request.settings.partition = *partition;

@@ -216,7 +216,7 @@ std::string total_text(const Report& r) {
 }
 
 std::string environment(const Report& r) {
-    return r.backend + " on " + r.device + (r.sandboxed ? ", sandboxed" : "");
+    return r.backend + " on " + r.device + (r.sandboxed ? ", sandboxed" : "") + (r.hidden.empty() ? "" : "; " + r.hidden);
 }
 
 std::vector<std::string> all_notes(const Report& r) {

@@ -80,6 +80,9 @@ struct Report {
     std::vector<Phase> phases;  // in the order above, those that ran
     std::vector<std::string> cached;  // the labs taken from the result cache (result_cache.hpp)
     double seconds = 0;         // the whole grading, end to end
+    // How many hidden datasets each lab ran, and how they are named: "3
+    // hidden datasets a lab, named by number until grades are published".
+    std::string hidden;
     double score() const;
     double max_score() const;
 };

@@ -37,7 +37,7 @@ json read_json(const std::string& directory) {
 Fingerprint fingerprint(const Context& ctx, const Submission& sub, const std::string& rubric_text) {
     Hash hash;
     hash.add(grading_text(rubric_text)).add(ctx.backend_asked);
-    hash.add(hidden_datasets(ctx.rubric));
+    hash.add(hidden_datasets(ctx.rubric)).add(ctx.show_hidden ? "hidden shown" : "hidden withheld");
     for (const auto& lab : ctx.labs) {
         hash.add(lab);
         const auto file = sub.files.find(lab);
@@ -53,7 +53,7 @@ std::string cache_salt(const Context& ctx, const std::string& rubric_text) {
     Hash hash;
     hash.add(read_file("/proc/self/exe")).add(grading_text(rubric_text)).add(ctx.backend_asked);
     hash.add(backend_names(ctx)).add(ctx.device);
-    hash.add(hidden_datasets(ctx.rubric));
+    hash.add(hidden_datasets(ctx.rubric)).add(ctx.show_hidden ? "hidden shown" : "hidden withheld");
     for (const std::string& file : build_files(ctx.kit, reference_kit_parts()))
         hash.add(file).add(read_file(ctx.kit + "/" + file));
     return hash.hex();

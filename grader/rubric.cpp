@@ -110,6 +110,7 @@ Rubric load_rubric(const std::string& path) {
         char* end = nullptr;
         r.hidden_seed = std::strtoull(secret, &end, 0);
         if (*end != '\0') throw RubricError("SCAN_GRADE_SECRET must be an integer");
+        r.hidden_seed_from_secret = true;
     }
     Weights common;
     if (doc.contains("weights")) read_weights(doc["weights"], common, top + ".weights");

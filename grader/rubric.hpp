@@ -31,6 +31,7 @@ struct SlurmSettings {
 
 struct Rubric {
     std::uint64_t hidden_seed = 0;  // SCAN_GRADE_SECRET overrides it
+    bool hidden_seed_from_secret = false;  // it did
     std::map<std::string, Weights> weights;                                   // per lab id
     std::map<std::string, std::vector<datasets::Spec>> hidden;                // per lab id, seeds drawn here
     double build_timeout_s = 600, run_base_s = 10, run_per_million_s = 15, gpu_per_million_s = 2;

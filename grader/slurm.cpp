@@ -57,6 +57,7 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
                         " --backend " + r.backend + " --no-colour";
     for (const auto& lab : r.labs) grade += " --lab " + quote(lab);
     if (!r.sandbox) grade += " --no-sandbox";
+    if (r.show_hidden) grade += " --show-hidden";
     return "#!/bin/bash\n"
            "# Written by scan-grade --slurm: array task K grades the submissions on\n"
            "# line K+1 of todo.txt into the results folder, building in a work folder\n"

@@ -21,6 +21,7 @@ struct SlurmRequest {
     std::string backend;             // as asked: auto, emu or cuda; emu asks for no GPU
     std::vector<std::string> labs;   // --lab as given; empty: every lab
     bool sandbox = true;
+    bool show_hidden = false;  // --show-hidden
     bool submit = true;              // false (--no-submit): write the scripts, print the commands
     SlurmSettings settings;          // the rubric's, overridden by the options
     std::vector<std::string> sbatch_args;  // --sbatch-arg, passed to both sbatch calls as given

@@ -299,14 +299,21 @@ if expect(os.path.isfile(results), "results/results.json exists"):
     expect(all(points[lab] == 0 for lab in LABS[:4]) and 0 < points[LABS[4]] < 45,
            "the stubs of the export score 0 in labs 01-04 and part of lab 05 (so submission/ was graded, not the "
            "reference): %s" % points)
-    text = json.dumps(doc)
-    given = {seed for *_, seed in hidden.hidden_datasets(os.path.join(kit, "grader", "rubric.json"),
-                                                           CONTEXT["secrets.SCAN_GRADE_SECRET"])}
-    rubric = {seed for *_, seed in hidden.hidden_datasets(os.path.join(kit, "grader", "rubric.json"))}
-    shown = {int(s) for s in re.findall(r"hidden \w+ n=\d+ seed=(\d+)", text)}
-    expect(shown and shown <= given and not shown & rubric,
-           "the hidden datasets were drawn from the SCAN_GRADE_SECRET the workflow passed (%d seeds seen)" % len(shown),
-           "seen %s" % sorted(shown))
+    # The hidden datasets are named by number in everything the student can
+    # read (the results the workflow uploads, its log), never by seed; the
+    # header says the workflow's secret drew them.
+    text = open(os.path.join(workspace, "results", "feedback.txt")).read()
+    expect(re.search(r"hidden datasets a lab drawn from SCAN_GRADE_SECRET, named by number until grades are published",
+                     text.splitlines()[0] if text else ""),
+           "the hidden datasets were drawn from the SCAN_GRADE_SECRET the workflow passed", text[:300])
+    leaks = []
+    for secret in (CONTEXT["secrets.SCAN_GRADE_SECRET"], None):
+        seeds = {str(seed) for *_, seed in hidden.hidden_datasets(os.path.join(kit, "grader", "rubric.json"), secret)}
+        for root, _, names in os.walk(os.path.join(workspace, "results")):
+            for name in names:
+                body = open(os.path.join(root, name), errors="replace").read()
+                leaks += ["%s: %s" % (name, seed) for seed in seeds if seed in body]
+    expect(not leaks, "no results file names a hidden dataset's seed", leaks)
 result = os.path.join(workspace, "results", "result.json")
 if expect(os.path.isfile(result), "results/result.json exists"):
     found = classroom50_schema.check_text(open(result).read())

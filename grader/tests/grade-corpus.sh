@@ -122,6 +122,23 @@ grep -q "possible endless loop in kernel kogge_stone_kernel: block (0,0,0): thre
     "$out/lab01-endless-loop/feedback.txt" \
     && expect yes "an endless loop is a possible endless loop, with its lines" || expect no "an endless loop is a possible endless loop, with its lines"
 
+# Hidden datasets: no output a student reads (every results folder above, the
+# batch's logs) names one by its seed or size; the instructor's copy
+# (--show-hidden) does, which shows the check can fail.
+python3 "$kit/grader/tests/check_hidden_withheld.py" "$kit/grader/rubric.json" "$out"/*/ "$out"/*.log >"$work/hidden.log" 2>&1 \
+    && expect yes "no output names a hidden dataset: $(tail -n 1 "$work/hidden.log")" \
+    || { head -n 20 "$work/hidden.log"; expect no "outputs name hidden datasets: $(tail -n 1 "$work/hidden.log")"; }
+grep -q '^ *FAIL  hidden dataset 1 of lab 01$' "$out/lab01-single-buffer/feedback.txt" \
+    && grep -q '^lab01-single-buffer (.*; 3 hidden datasets a lab, named by number until grades are published)$' "$out/lab01-single-buffer/feedback.txt" \
+    && expect yes "a hidden dataset is named by number, the header says how many" \
+    || expect no "a hidden dataset is named by number, the header says how many"
+exit_code 0 "the instructor's copy (--show-hidden)" "$grade" "$kit/grader/tests/corpus/lab01-single-buffer" --lab 01 --work "$work" \
+    --out "$work/instructor-copy" --show-hidden
+python3 "$kit/grader/tests/check_hidden_withheld.py" "$kit/grader/rubric.json" "$work/instructor-copy" >"$work/hidden-shown.log" 2>&1
+[ $? -eq 1 ] && grep -q 'FAIL  hidden walk4 n=3001 seed=' "$work/instructor-copy/feedback.txt" \
+    && expect yes "the instructor's copy names them: $(tail -n 1 "$work/hidden-shown.log")" \
+    || expect no "the instructor's copy names the hidden datasets"
+
 python3 "$kit/grader/tests/check_bands.py" "$kit/grader/tests/bands.txt" "$out" | tee "$out/bands.log" | grep -v '^[0-9]* passed'
 bands=$(tail -n 1 "$out/bands.log")
 passed=$((passed + ${bands%% passed*}))
