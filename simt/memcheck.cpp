@@ -410,8 +410,8 @@ void report_forbidden(const unsigned char* p, std::size_t size, bool write, cons
         char address[32];
         std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
         message += std::string(" at address ") + (p ? address : "0") + at +
-                   ", in no device allocation or shared array, where nothing is mapped: an uninitialised pointer, "
-                   "or an index far out of range?";
+                   ", in no device allocation or shared array, where nothing is mapped (an uninitialised pointer? "
+                   "an index far out of range?)";
     } else {
         check = "kernel access to host memory";
         message += at + " outside every device allocation and shared array: a host pointer passed to the kernel? "

@@ -571,8 +571,8 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
         CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel ") +
                                         (which == 0 ? "store_at: block (0,0,0): thread 5 wrote" : "load_at: block (0,0,0): thread 5 read") +
                                         " 4 bytes at address 0x5a5a5a5a5a50 at kernels.cu:" + (which == 0 ? "456" : "460") +
-                                        ", in no device allocation or shared array, where nothing is mapped: an "
-                                        "uninitialised pointer, or an index far out of range?" +
+                                        ", in no device allocation or shared array, where nothing is mapped (an "
+                                        "uninitialised pointer? an index far out of range?)" +
                                         stopped + "; launched at kernels.cu:" + (which == 0 ? "469" : "470"));
     }
     simt::take_findings();
