@@ -387,7 +387,7 @@ int main(int argc, char** argv) {
                 std::string list;
                 for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
                 std::printf("%zu submissions incomplete%s: %s; run the same command again to grade only these\n",
-                            missing.size(), g_signal ? (std::string(" (stopped by ") + strsignal(g_signal) + ")").c_str() : "",
+                            missing.size(), g_signal ? (" (stopped by " + signal_name(g_signal) + ")").c_str() : "",
                             list.c_str());
             }
             return g_signal ? 128 + g_signal : 0;
@@ -407,7 +407,7 @@ int main(int argc, char** argv) {
         }
         if (stopping()) {
             std::fprintf(stderr, "scan-grade: stopped by %s before the grading finished: nothing written\n",
-                         strsignal(g_signal));
+                         signal_name(g_signal).c_str());
             return 128 + g_signal;
         }
         write_all(report, out);

@@ -88,10 +88,15 @@ Sandbox Sandbox::probe(bool wanted) {
     return s;
 }
 
+std::string signal_name(int signal) {
+    const char* name = strsignal(signal);
+    return name ? name : "signal " + std::to_string(signal);
+}
+
 std::string Outcome::describe() const {
     if (!started) return "could not be started: " + output;
     if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s and was killed";
-    if (signal) return std::string("was killed by signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")";
+    if (signal) return "was killed by signal " + std::to_string(signal) + " (" + signal_name(signal) + ")";
     return "exited with code " + std::to_string(exit_code);
 }
 

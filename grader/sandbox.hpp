@@ -41,6 +41,10 @@ struct Outcome {
     std::string describe() const;  // "exited with code 3", "killed by SIGSEGV", "timed out after 10 s"
 };
 
+// "Segmentation fault": strsignal's name for it, "signal N" where it has none
+// (strsignal may return null, and a std::string cannot be made from that).
+std::string signal_name(int signal);
+
 // Runs argv in `cwd`. Inside the sandbox `writable` folders stay writable and
 // `visible` ones readable, even under a hidden folder. `env` adds NAME=VALUE
 // entries to the minimal environment (CUDA_VISIBLE_DEVICES).

@@ -48,6 +48,12 @@ void copy_folder(const fs::path& from, const fs::path& to) {
 }
 
 #ifdef HAVE_LIBARCHIVE
+// libarchive's message for the last error, which may be null (none set).
+std::string error_of(archive* a) {
+    const char* message = archive_error_string(a);
+    return message ? message : "no reason given by libarchive";
+}
+
 void unpack(const fs::path& archive_path, const fs::path& to) {
     archive* a = archive_read_new();
     archive_read_support_filter_all(a);
@@ -59,21 +65,22 @@ void unpack(const fs::path& archive_path, const fs::path& to) {
         ~Closer() { archive_read_free(a); }
     } closer{a};
     if (archive_read_open_filename(a, archive_path.c_str(), 1 << 16) != ARCHIVE_OK)
-        throw SubmissionError("cannot open " + archive_path.string() + ": " + archive_error_string(a));
+        throw SubmissionError("cannot open " + archive_path.string() + ": " + error_of(a));
     std::uintmax_t bytes = 0;
     std::size_t entries = 0;
     archive_entry* entry = nullptr;
     for (int rc; (rc = archive_read_next_header(a, &entry)) != ARCHIVE_EOF;) {
         if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-            throw SubmissionError(archive_path.filename().string() + " is corrupt: " + archive_error_string(a));
+            throw SubmissionError(archive_path.filename().string() + " is corrupt: " + error_of(a));
         if (++entries > kMaxEntries) throw SubmissionError("the archive has more than 20000 entries");
-        if (archive_entry_filetype(entry) != AE_IFREG) continue;
-        const fs::path name = fs::path(archive_entry_pathname(entry)).lexically_normal();
+        const char* pathname = archive_entry_pathname(entry);  // null: no name, or none this locale can spell
+        if (archive_entry_filetype(entry) != AE_IFREG || pathname == nullptr) continue;
+        const fs::path name = fs::path(pathname).lexically_normal();
         if (name.is_absolute() || name.empty() || *name.begin() == "..") continue;  // never outside `to`
         std::string content;
         char buffer[65536];
         for (la_ssize_t got; (got = archive_read_data(a, buffer, sizeof buffer)) != 0;) {
-            if (got < 0) throw SubmissionError(archive_path.filename().string() + " is corrupt: " + archive_error_string(a));
+            if (got < 0) throw SubmissionError(archive_path.filename().string() + " is corrupt: " + error_of(a));
             bytes += static_cast<std::uintmax_t>(got);
             if (bytes > kMaxBytes) throw SubmissionError("the archive unpacks to more than 64 MiB");
             content.append(buffer, static_cast<std::size_t>(got));

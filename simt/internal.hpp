@@ -122,9 +122,19 @@ void divergence_end_launch();
 void divergence_save(std::vector<std::vector<std::uintptr_t>>& into);
 void divergence_restore(std::vector<std::vector<std::uintptr_t>>& from);
 
-// Device allocations: [base, base + bytes), with a guard zone on each side.
+// Device allocations: [base, base + bytes), each in a mapping of its own
+// (cudaMalloc in runtime.cpp): kRedzone bytes on each side, and the page
+// rounding after, can be read and written (an access there is reported and
+// performed), then kGuard bytes of inaccessible pages on each side, which
+// nothing else is mapped into: an index up to kGuard bytes out of range is
+// reported against its allocation. The emulator's own state lies elsewhere.
 struct Allocation {
     std::size_t bytes;
+    // The whole mapping [map_low, map_high) and its accessible part
+    // [base - kRedzone, accessible_high).
+    const unsigned char* map_low = nullptr;
+    const unsigned char* map_high = nullptr;
+    const unsigned char* accessible_high = nullptr;
     // What it holds came from a kernel: set by a kernel's write, carried by a
     // device-to-device copy, cleared by a copy from the host.
     mutable bool kernel_written = false;
@@ -133,6 +143,17 @@ struct Allocation {
 };
 const std::map<const unsigned char*, Allocation>& allocations();
 constexpr std::size_t kRedzone = 256;
+constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 bytes past either end
+
+// An access the running thread must not make (memory that is not there, or
+// the program's own that is not the kernel's): after its report the launch
+// stops, before the access, as a GPU stops a kernel at an illegal address.
+// The thread never returns from here; the scheduler ends the launch's threads.
+[[noreturn]] void stop_launch();
+// The running thread faulted at `address` (the SIGSEGV backstop, for an
+// access the hooks did not see): its report, made after the fault handler
+// has left the signal (runtime.cpp).
+void report_fault(const void* address, const void* pc, bool write);
 
 // "scan.cu:24" for a code address in the student's file ("?" if unknown).
 std::string source_line(const void* pc);

@@ -2,8 +2,9 @@
 // makes GCC call __tsan_read4(addr), __tsan_write4(addr), ... around every
 // memory access; this file defines those hooks itself (libtsan is never
 // linked). Inside a kernel each access is classified (a declared __shared__
-// array, a device allocation or its guard zone, anything else is the
-// fiber's own stack or host data and is not checked yet) and recorded in a
+// array, a device allocation or the memory around it, the program's own
+// memory, host data or nothing at all: the last ones stop the launch before
+// the access is made) and recorded in a
 // shadow word per 4 bytes: who last wrote it and who read it, in which
 // barrier interval. Two threads touching one word in the same interval, one
 // of them writing, is a race; on global memory so is any such pair from two
@@ -363,10 +364,64 @@ bool is_program_memory(const unsigned char* p) {
     return false;
 }
 
-// "thread 5 read 4 bytes", for a report of the running thread's access.
+// "thread 5 read 4 bytes", for a report of the running thread's access
+// (size 0: not known, as in a fault).
 std::string access_by_thread(bool write, std::size_t size) {
-    return "thread " + std::to_string(current_thread()) + (write ? " wrote " : " read ") + std::to_string(size) +
-           " bytes";
+    return "thread " + std::to_string(current_thread()) + (write ? " wrote" : " read") +
+           (size ? " " + std::to_string(size) + " bytes" : std::string());
+}
+
+// The allocation whose mapping (guard pages included) holds p, or none.
+const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p) {
+    const auto& allocs = allocations();
+    const auto next = allocs.upper_bound(p);
+    if (next != allocs.begin() && p < std::prev(next)->second.map_high) return &*std::prev(next);
+    if (next != allocs.end() && p >= next->second.map_low) return &*next;
+    return nullptr;
+}
+
+// Whether anything readable is mapped at p (the slow path of a report).
+bool mapped(const unsigned char* p) {
+    std::FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (maps == nullptr) return true;
+    bool found = false;
+    unsigned long low = 0, high = 0;
+    char perms[8] = {};
+    char line[512];
+    while (!found && std::fgets(line, sizeof line, maps))
+        if (std::sscanf(line, "%lx-%lx %7s", &low, &high, perms) == 3)
+            found = reinterpret_cast<std::uintptr_t>(p) >= low && reinterpret_cast<std::uintptr_t>(p) < high && perms[0] == 'r';
+    std::fclose(maps);
+    return found;
+}
+
+// The report of an access to memory that is not there, or not the kernel's,
+// which the running thread must not make (the launch stops before it): in an
+// allocation's guard pages (out of bounds by so much), at an address where
+// nothing is mapped (an uninitialised pointer, an index far out of range), or
+// in host memory. `at`: " at scan.cu:22". Spelled out even where the check
+// already has a report in this launch (an access just past the end, made
+// before), after it: the stop explains the outputs left unwritten.
+void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at) {
+    std::string check = "out-of-bounds access", message = access_by_thread(write, size);
+    if (const auto* a = allocation_around(p)) {
+        message += " " + outside(p - a->first, "a " + std::to_string(a->second.bytes) + "-byte device allocation") + at;
+    } else if (!mapped(p)) {
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
+        message += std::string(" at address ") + (p ? address : "0") + at +
+                   ", in no device allocation or shared array, where nothing is mapped (an uninitialised pointer? "
+                   "an index far out of range?)";
+    } else {
+        check = "kernel access to host memory";
+        message += at + " outside every device allocation and shared array: a host pointer passed to the kernel? "
+                        "(pass pointers from cudaMalloc)";
+    }
+    message += ": the launch stopped there, before the access (a GPU stops it with an illegal address error)";
+    LaunchState& launch = *current_launch();
+    message = block_name(launch.block_idx) + ": " + message;
+    if (launch.reports.has(check)) launch.reports.by_check.at(check).first_message += "; then " + message;
+    launch.reports.add(check, launch.block_serial, message);
 }
 
 // `is_volatile`: a volatile access, which on device memory is checked as an
@@ -383,12 +438,11 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
 
     const auto& allocs = allocations();
-    auto it = allocs.upper_bound(p + kRedzone);
-    if (it != allocs.begin()) {
+    if (auto it = allocs.upper_bound(p); it != allocs.begin()) {
         --it;
         const unsigned char* base = it->first;
         const std::size_t bytes = it->second.bytes;
-        if (p >= base && p + size <= base + bytes) {
+        if (p + size <= base + bytes) {
             const std::size_t given = it->second.given;
             if (!write && static_cast<std::size_t>(p - base) + size > given)
                 return report("out-of-bounds access", [&] {
@@ -405,24 +459,23 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
             }
             return;
         }
-        if (p + kRedzone >= base && p < base + bytes + kRedzone)
-            return report("out-of-bounds access", [&] {
-                return access_by_thread(write, size) + " " + outside(p - base, "a " + std::to_string(bytes) + "-byte device allocation") + " at " +
-                       line_of(pc_id(pc));
-            });
     }
+    // Out of bounds of an allocation, where its mapping has memory: reported, and performed.
+    if (const auto* a = allocation_around(p); a && p + kRedzone >= a->first && p + size <= a->second.accessible_high)
+        return report("out-of-bounds access", [&] {
+            return access_by_thread(write, size) + " " +
+                   outside(p - a->first, "a " + std::to_string(a->second.bytes) + "-byte device allocation") + " at " +
+                   line_of(pc_id(pc));
+        });
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
             return report("out-of-bounds access", [&] {
                 return access_by_thread(write, size) + " " + outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
                        " at " + line_of(pc_id(pc));
             });
-    if (!is_program_memory(p))
-        report("kernel access to host memory", [&] {
-            return access_by_thread(write, size) + " at " + line_of(pc_id(pc)) +
-                   " outside every device allocation and shared array: a host pointer passed to the kernel? (pass "
-                   "pointers from cudaMalloc; a GPU stops with an illegal address here)";
-        });
+    if (is_program_memory(p)) return;
+    report_forbidden(p, size, write, " at " + line_of(pc_id(pc)));
+    stop_launch();
 }
 
 // The hook runs before the load itself, and a poll may put the thread aside
@@ -430,6 +483,13 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
 // taken) after the poll, when it holds what the load will read.
 void volatile_read(const void* addr, std::size_t size, const void* pc) {
     if (in_kernel()) {
+        // Read here before the check below: an address outside device and
+        // shared memory is checked first, which stops the launch where
+        // nothing may be read.
+        const auto* p = static_cast<const unsigned char*>(addr);
+        const auto next = allocations().upper_bound(p);
+        const bool device = next != allocations().begin() && p + size <= std::prev(next)->first + std::prev(next)->second.bytes;
+        if (!device && !shared_array_at(p) && !is_program_memory(p)) on_access(addr, size, false, pc, false, true);
         unsigned long long value = 0;
         std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
         poll(addr, value, pc);
@@ -440,6 +500,12 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
 }  // namespace
 
 void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
+
+void report_fault(const void* address, const void* pc, bool write) {
+    // The faulting instruction's own address: source_line steps back from a return address.
+    report_forbidden(static_cast<const unsigned char*>(address), 0, write,
+                     " at " + source_line(static_cast<const unsigned char*>(pc) + 1) + " (a fault)");
+}
 
 void device_fence() {
     g_fenced = true;

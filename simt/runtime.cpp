@@ -6,6 +6,10 @@
 // same from run to run.
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -13,6 +17,7 @@
 #include <iterator>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -30,9 +35,9 @@ namespace {
 
 // ---- memory and errors ------------------------------------------------------
 
-// Device pointer -> size. Each allocation has detail::kRedzone bytes on
-// either side, so a kernel's access just past either end lands in memory the
-// checks recognise as out of bounds rather than in a neighbour.
+// Device pointer -> size and mapping (detail::Allocation says how each is
+// laid out), so a kernel's access past either end lands in memory the checks
+// recognise as out of bounds rather than in a neighbour or the emulator's heap.
 std::map<const unsigned char*, detail::Allocation> g_allocations;
 thread_local cudaError_t g_last_error = cudaSuccess;
 std::vector<Finding> g_findings;
@@ -199,6 +204,75 @@ thread_local std::uint64_t g_interval_counter = 0;  // carried from launch to la
 thread_local std::vector<unsigned char> g_dynamic_shared;
 thread_local BlockRun* g_block = nullptr;  // the running block
 thread_local bool g_preempted = false;    // a thread of it was stopped in a loop (the watchdog's sampling)
+thread_local bool g_stopped = false;      // a thread made an access it must not (detail::stop_launch)
+
+// ---- the fault backstop -----------------------------------------------------
+//
+// The access hooks stop a launch before a kernel touches memory that is not
+// there. A fault they did not see (an access the instrumentation does not
+// cover, such as a library call's) comes here: during a launch SIGSEGV and
+// SIGBUS are handled on a stack of their own (the fiber's may be where it
+// faulted), and a GPU thread's fault leaves the signal by the same jump that
+// abandon() uses, to where its fiber began, with kFaulted; there it is
+// reported and the launch stops. Any other fault goes to the handler that was
+// there before (the default, or doctest's), which the faulting access,
+// executed again, then meets.
+constexpr int kFaulted = 2;  // setjmp's value at a fiber's start (abandon() gives 1)
+struct Fault {
+    const void* address = nullptr;
+    const void* pc = nullptr;
+    bool write = false;
+};
+thread_local Fault g_fault;
+struct sigaction g_previous_segv, g_previous_bus;
+
+void on_fault(int sig, siginfo_t* info, void* context) {
+    std::jmp_buf* to = g_lane ? g_lane->abandon_to : nullptr;
+    if (to == nullptr) {
+        sigaction(sig, sig == SIGBUS ? &g_previous_bus : &g_previous_segv, nullptr);
+        return;
+    }
+    const auto& mc = static_cast<const ucontext_t*>(context)->uc_mcontext;
+#if defined(__x86_64__)
+    g_fault = {info->si_addr, reinterpret_cast<const void*>(mc.gregs[REG_RIP]), (mc.gregs[REG_ERR] & 2) != 0};
+#elif defined(__aarch64__)
+    g_fault = {info->si_addr, reinterpret_cast<const void*>(mc.pc), false};
+#else
+    (void)mc;
+    g_fault = {info->si_addr, nullptr, false};
+#endif
+    g_lane->abandon_to = nullptr;  // a fault while this one is reported is not caught again
+    std::longjmp(*to, kFaulted);
+}
+
+// Installs the backstop for one launch and puts back what was there.
+class FaultBackstop {
+public:
+    FaultBackstop() {
+        constexpr std::size_t kSize = 64 * 1024;
+        static thread_local std::unique_ptr<char[]> memory(new char[kSize]);
+        stack_t ours{};
+        ours.ss_sp = memory.get();
+        ours.ss_size = kSize;
+        sigaltstack(&ours, &previous_stack_);
+        struct sigaction action {};
+        action.sa_sigaction = on_fault;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;  // NODEFER: left by a jump, SIGSEGV stays unblocked
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGSEGV, &action, &g_previous_segv);
+        sigaction(SIGBUS, &action, &g_previous_bus);
+    }
+    ~FaultBackstop() {
+        sigaction(SIGSEGV, &g_previous_segv, nullptr);
+        sigaction(SIGBUS, &g_previous_bus, nullptr);
+        sigaltstack(&previous_stack_, nullptr);
+    }
+    FaultBackstop(const FaultBackstop&) = delete;
+    FaultBackstop& operator=(const FaultBackstop&) = delete;
+
+private:
+    stack_t previous_stack_{};
+};
 
 // ---- the watchdog -----------------------------------------------------------
 //
@@ -276,7 +350,7 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
     for (unsigned t = 0; t < lanes.size(); ++t) {
         if (lanes[t].status == Status::Exited) exited.push_back(t);
-        else sites[{lanes[t].barrier_file, lanes[t].barrier_line}].push_back(t);
+        else sites[{lanes[t].barrier_file ? lanes[t].barrier_file : "?", lanes[t].barrier_line}].push_back(t);
     }
     if (sites.empty()) return false;
 
@@ -363,10 +437,15 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
             lane.sink = std::move(sink);
             std::jmp_buf abandoned;
             lane.abandon_to = &abandoned;
-            if (setjmp(abandoned) == 0) {
+            const int how = setjmp(abandoned);
+            if (how == 0) {
                 body(closure);
                 lane.status = Status::Exited;
                 restart_watch(*g_block);
+            } else if (how == kFaulted) {  // from on_fault, off the signal's stack now
+                lane.status = Status::Exited;
+                detail::report_fault(g_fault.address, g_fault.pc, g_fault.write);
+                g_stopped = true;
             }
             lane.abandon_to = nullptr;
             return std::move(lane.sink);
@@ -374,7 +453,8 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
     }
 }
 
-// Ends the threads of a stopped launch (a possible deadlock or endless loop)
+// Ends the threads of a stopped launch (a possible deadlock or endless loop,
+// an access to memory that is not there)
 // without unwinding their stacks. Each is put aside inside the emulator, often
 // in a hook that GCC's instrumentation calls as a function that never throws
 // (__tsan_volatile_read8 for a volatile poll, __sanitizer_cov_trace_pc for the
@@ -401,7 +481,8 @@ void abandon(std::vector<std::unique_ptr<BlockRun>>& started) {
 
 // Yielded: it published to other blocks (detail::g_published) and was put aside.
 // Runaway: its threads spent the watchdog's budget and then the sampling's.
-enum class Outcome { Done, Stalled, Yielded, Runaway };
+// Stopped: a thread was stopped before an access it must not make (reported).
+enum class Outcome { Done, Stalled, Yielded, Runaway, Stopped };
 
 // Runs a started block until every thread has exited, or until its threads
 // only spin on values that nothing in the block changes any more (Stalled:
@@ -421,6 +502,10 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
                     g_lane = &lane;
                     lane.slice = 0;
                     lane.fiber = std::move(lane.fiber).resume();
+                    if (g_stopped) {
+                        g_lane = nullptr;
+                        return Outcome::Stopped;
+                    }
                 }
                 g_lane = nullptr;
                 if (b.sampling && b.sample_left == 0) return Outcome::Runaway;
@@ -560,6 +645,12 @@ void* dynamic_shared() { return g_dynamic_shared.data(); }
 
 namespace detail {
 
+void stop_launch() {
+    g_stopped = true;
+    g_lane->sink = std::move(g_lane->sink).resume();
+    std::abort();  // never resumed: abandon() leaves through where the fiber began
+}
+
 void on_publish() {
     if (g_lane == nullptr || g_published) return;
     g_published = true;
@@ -656,6 +747,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     launch.launch_first_interval = launch.interval + 1;
     g_launch = &launch;
     detail::g_published = false;
+    g_stopped = false;
+    const FaultBackstop backstop;
     detail::memcheck_begin_launch();
     detail::divergence_begin_launch(static_cast<unsigned>(threads));
 
@@ -732,6 +825,10 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         switch_to(*b);
         const Outcome outcome = advance(*b, launch);
         b->interval = launch.interval;
+        if (outcome == Outcome::Stopped) {
+            abandon(started);
+            break;
+        }
         if (outcome == Outcome::Runaway) {
             detail::g_steps_left = kNever;
             launch.reports.add("possible endless loop", b->serial, runaway_message(*b, launch));
@@ -766,6 +863,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         }
     }
     launch.block_serial = next;
+    g_stopped = false;
     detail::g_steps_left = kNever;
     g_block = nullptr;
     detail::divergence_end_launch();
@@ -812,7 +910,7 @@ std::size_t dynamic_shared_size() { return g_dynamic_shared.size(); }
 const std::map<const unsigned char*, Allocation>& allocations() { return g_allocations; }
 
 std::string where(const char* file, int line) {
-    std::string f = file;
+    std::string f = file ? file : "?";  // never null from the rewriter; a string cannot be made from null
     const auto slash = f.find_last_of('/');
     return (slash == std::string::npos ? f : f.substr(slash + 1)) + ":" + std::to_string(line);
 }
@@ -894,10 +992,26 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (ptr == nullptr) return fail(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
-    auto* raw = static_cast<unsigned char*>(std::malloc(bytes + 2 * simt::detail::kRedzone));
-    if (raw == nullptr) return fail(cudaErrorMemoryAllocation);
-    unsigned char* p = raw + simt::detail::kRedzone;
-    simt::g_allocations[p] = {bytes};
+    using simt::detail::kGuard;
+    using simt::detail::kRedzone;
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    if (bytes > (std::size_t{1} << 46)) return fail(cudaErrorMemoryAllocation);  // more than any GPU has
+    // Reserved whole, inaccessible, then the middle opened: no other mapping
+    // can come within kGuard of the allocation.
+    const std::size_t accessible = (bytes + 2 * kRedzone + page - 1) / page * page, total = accessible + 2 * kGuard;
+    void* mapping = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) return fail(cudaErrorMemoryAllocation);
+    auto* low = static_cast<unsigned char*>(mapping);
+    if (mprotect(low + kGuard, accessible, PROT_READ | PROT_WRITE) != 0) {
+        munmap(mapping, total);
+        return fail(cudaErrorMemoryAllocation);
+    }
+    unsigned char* p = low + kGuard + kRedzone;  // 256-byte aligned, as CUDA's are
+    simt::detail::Allocation& a = simt::g_allocations[p];
+    a = {bytes};
+    a.map_low = low;
+    a.map_high = low + total;
+    a.accessible_high = low + kGuard + accessible;
     *ptr = p;
     return cudaSuccess;
 }
@@ -906,8 +1020,10 @@ cudaError_t cudaFree(void* ptr) {
     if (ptr == nullptr) return cudaSuccess;
     const auto it = simt::g_allocations.find(static_cast<const unsigned char*>(ptr));
     if (it == simt::g_allocations.end()) return fail(cudaErrorInvalidDevicePointer);
+    unsigned char* low = const_cast<unsigned char*>(it->second.map_low);
+    const std::size_t total = static_cast<std::size_t>(it->second.map_high - low);
     simt::g_allocations.erase(it);
-    std::free(static_cast<unsigned char*>(ptr) - simt::detail::kRedzone);
+    munmap(low, total);
     return cudaSuccess;
 }
 

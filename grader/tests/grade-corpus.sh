@@ -121,6 +121,23 @@ grep -q "possible deadlock in kernel scan_and_chain" "$out/lab04-wait-for-lower-
 grep -q "possible endless loop in kernel kogge_stone_kernel: block (0,0,0): threads 0-1023 have run 20000000 basic blocks in the loop at scan.cu:16-19 without one finishing, through [0-9]* barriers (the last at scan.cu:16); now threads 0-1023 wait at the __syncthreads() at scan.cu:16" \
     "$out/lab01-endless-loop/feedback.txt" \
     && expect yes "an endless loop is a possible endless loop, with its lines" || expect no "an endless loop is a possible endless loop, with its lines"
+# Issue 18: a store or load far past n, or through an uninitialised pointer,
+# is an out-of-bounds finding with its line that stops the launch, never a
+# crash of the test program (exit 139 or 134 and the output lost before).
+for entry in lab01-unguarded-store lab01-unguarded-load lab01-uninitialised-pointer; do
+    ! grep -q "the test program exited with code\|was killed by signal" "$out/$entry/feedback.txt" \
+        && expect yes "$entry: no test program crashed" || expect no "$entry: a test program crashed"
+done
+grep -q "out-of-bounds access in kernel kogge_stone_kernel: block (0,0,0): thread 65 wrote 4 bytes at offset 260 of a 260-byte device allocation (past its end) at scan.cu:27; then block (0,0,0): thread 960 wrote 4 bytes at offset 3840 of a 260-byte device allocation (past its end) at scan.cu:27: the launch stopped there, before the access" \
+    "$out/lab01-unguarded-store/feedback.txt" \
+    && expect yes "stores past n: the out-of-bounds finding and its line, the far one stopped" \
+    || expect no "stores past n: the out-of-bounds finding and its line, the far one stopped"
+grep -q "then block (0,0,0): thread 960 read 4 bytes at offset 3840 of a 260-byte device allocation (past its end) at scan.cu:17: the launch stopped there" \
+    "$out/lab01-unguarded-load/feedback.txt" \
+    && expect yes "loads past n: the far one stopped, with its line" || expect no "loads past n: the far one stopped, with its line"
+grep -q "out-of-bounds access in kernel kogge_stone_kernel: block (0,0,0): thread 0 read 4 bytes at address [0-9a-fx]* at scan.cu:13, in no device allocation or shared array, where nothing is mapped" \
+    "$out/lab01-uninitialised-pointer/feedback.txt" \
+    && expect yes "an uninitialised pointer: the finding and its line" || expect no "an uninitialised pointer: the finding and its line"
 
 # Hidden datasets: no output a student reads (every results folder above, the
 # batch's logs) names one by its seed or size; the instructor's copy

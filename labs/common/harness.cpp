@@ -115,6 +115,9 @@ bool check_dataset(const LabFunction& fn, const std::string& dataset, const std:
         FAIL_CHECK(lost);
         if (g_details_file.is_open()) g_details_file << "    " << lost << "\n" << std::flush;
     }
+    // Each dataset's lines out now (doctest's too: std::cout shares stdout's
+    // buffer): a program that dies later does not lose them.
+    std::fflush(stdout);
     return !seen.sticky;
 }
 

@@ -187,6 +187,7 @@ int main(int argc, char** argv) {
     if (const std::string order = device::block_order(); !order.empty())
         header += order + " (--block-order changes it)\n";
     std::fputs(header.c_str(), stdout);
+    std::fflush(stdout);  // as each dataset's lines are (harness.cpp)
     harness::show_details(details, details_file, header);
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());

@@ -46,7 +46,6 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
         }
         seen.output_from_kernel = device::written_by_kernel(buf.out);
         seen.block_order = device::block_order();
-        for (const auto& f : device::take_findings()) seen.findings.push_back(f);
         const device::Usage after = device::in_use();
         if (after.bytes > before.bytes) {
             seen.leaked_bytes = after.bytes - before.bytes;
@@ -59,6 +58,9 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
         seen.error = e.what();
         seen.sticky = e.sticky();
     }
+    // Also after an error: a kernel may have run through the pointer a failed
+    // call left unset (an uninitialised one), and its findings say where.
+    for (const auto& f : device::take_findings()) seen.findings.push_back(f);
     return seen;
 }
 

@@ -446,3 +446,29 @@ cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool en
     wait_first<<<blocks, 64>>>(d_flags, d_out, endless ? 1 : 0);  // line 446
     return cudaGetLastError();
 }
+
+// Accesses out of range by a distance (issue 18): thread 5 stores to or loads
+// from element `index` of `data`; null_store stores through a pointer that
+// holds an address where nothing is mapped (an uninitialised one's garbage);
+// library_store stores through __builtin_memset, which the access hooks do not see (the
+// SIGSEGV backstop must).
+__global__ void store_at(float* data, long long index) {
+    if (threadIdx.x == 5) data[index] = 1.0f;  // line 456
+}
+
+__global__ void load_at(const float* data, float* out, long long index) {
+    if (threadIdx.x == 5) out[0] = data[index];  // line 460
+}
+
+__global__ void library_store(float* data, long long index) {
+    if (threadIdx.x == 5) __builtin_memset(data + index, 0, sizeof(float));  // line 464
+}
+
+cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which) {
+    switch (which) {
+        case 0: store_at<<<1, 32>>>(d_data, index); break;  // line 469
+        case 1: load_at<<<1, 32>>>(d_data, d_out, index); break;  // line 470
+        case 2: library_store<<<1, 32>>>(d_data, index); break;  // line 471
+    }
+    return cudaGetLastError();
+}

@@ -23,3 +23,4 @@ cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_
 cudaError_t launch_endless_loop(int* d_out, unsigned blocks, unsigned step, bool with_barrier);
 cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool staggered);
 cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless);
+cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);

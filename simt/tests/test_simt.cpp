@@ -524,7 +524,77 @@ TEST_CASE("a kernel touching host memory is reported") {
     CHECK(simt::format(f[0]) ==
           "kernel access to host memory in kernel writes_host: block (0,0,0): thread 0 wrote 4 bytes at "
           "kernels.cu:227 outside every device allocation and shared array: a host pointer passed to the kernel? "
-          "(pass pointers from cudaMalloc; a GPU stops with an illegal address here); launched at kernels.cu:229");
+          "(pass pointers from cudaMalloc): the launch stopped there, before the access (a GPU stops it with an "
+          "illegal address error); launched at kernels.cu:229");
+    CHECK(host == std::vector<int>(8, 0));  // stopped before the first store: host memory may be the emulator's own
+}
+
+TEST_CASE("stores and loads any distance out of range are reported with their line; where nothing is mapped the launch stops first") {
+    // 64 floats: 256 bytes, then 256 bytes of guard zone and the page's
+    // rest (performed, reported), then 16 MiB of inaccessible pages (the
+    // launch stops before the access); the same before the start. Without
+    // the allocation's own mapping, 10^6 elements past (or before) the end
+    // wrote into the emulator's heap and it crashed later.
+    DeviceArray<float> data(64), out(1);
+    const std::string stopped = ": the launch stopped there, before the access (a GPU stops it with an illegal address error)";
+    const struct {
+        long long index;
+        const char* offset;
+        const char* where;
+        bool stops;
+    } cases[] = {{64, "256", "past its end", false},         {64 + 64, "512", "past its end", false},
+                 {64 + 1000, "4256", "past its end", true},    {64 + 1000000, "4000256", "past its end", true},
+                 {-1, "-4", "before its start", false},        {-64, "-256", "before its start", false},
+                 {-1000, "-4000", "before its start", true},   {-1000000, "-4000000", "before its start", true}};
+    for (const auto& c : cases)
+        for (unsigned which : {0u, 1u}) {
+            CAPTURE(c.index);
+            CAPTURE(which);
+            simt::take_findings();
+            REQUIRE(launch_at(data.ptr, out.ptr, c.index, which) == cudaSuccess);
+            const auto f = simt::take_findings();
+            REQUIRE(f.size() == 1);
+            CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel ") +
+                                            (which == 0 ? "store_at" : "load_at") + ": block (0,0,0): thread 5 " +
+                                            (which == 0 ? "wrote" : "read") + " 4 bytes at offset " + c.offset +
+                                            " of a 256-byte device allocation (" + c.where + ") at kernels.cu:" +
+                                            (which == 0 ? "456" : "460") + (c.stops ? stopped : "") +
+                                            "; launched at kernels.cu:" + (which == 0 ? "469" : "470"));
+        }
+
+    // Through a pointer that holds garbage (an uninitialised one's), where nothing is mapped.
+    for (unsigned which : {0u, 1u}) {
+        simt::take_findings();
+        REQUIRE(launch_at(reinterpret_cast<float*>(0x5a5a5a5a5a50), out.ptr, 0, which) == cudaSuccess);
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel ") +
+                                        (which == 0 ? "store_at: block (0,0,0): thread 5 wrote" : "load_at: block (0,0,0): thread 5 read") +
+                                        " 4 bytes at address 0x5a5a5a5a5a50 at kernels.cu:" + (which == 0 ? "456" : "460") +
+                                        ", in no device allocation or shared array, where nothing is mapped (an "
+                                        "uninitialised pointer? an index far out of range?)" +
+                                        stopped + "; launched at kernels.cu:" + (which == 0 ? "469" : "470"));
+    }
+    simt::take_findings();
+    REQUIRE(launch_at(nullptr, out.ptr, 3, 0) == cudaSuccess);
+    auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]).find("thread 5 wrote 4 bytes at address 0xc at kernels.cu:456, in no device allocation") !=
+          std::string::npos);
+
+    // An access the hooks do not see (a memset) faults in the guard pages:
+    // the SIGSEGV backstop reports it as the hooks would, with its line.
+    REQUIRE(launch_at(data.ptr, out.ptr, 64 + 1000000, 2) == cudaSuccess);
+    f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) == "out-of-bounds access in kernel library_store: block (0,0,0): thread 5 wrote at offset "
+                                "4000256 of a 256-byte device allocation (past its end) at kernels.cu:464 (a fault)" +
+                                    stopped + "; launched at kernels.cu:471");
+
+    // The emulator is intact, and a later launch runs as usual.
+    REQUIRE(launch_fill(data.ptr, 2.5f, 64) == cudaSuccess);
+    CHECK(download(data.ptr, 64) == std::vector<float>(64, 2.5f));
+    CHECK(simt::take_findings().empty());
 }
 
 namespace {
