@@ -54,6 +54,9 @@ std::vector<LaunchDivergence> take_divergence();
 // the backend has none.
 bool trace_shared(const std::string& array, unsigned block, std::size_t elements);
 std::string take_shared_trace();
+// Where the traced array or block matched nothing in the launches so far: an
+// error naming what they had; "" otherwise.
+std::string shared_trace_unmatched();
 
 // The kernel launches and blocks run since the process started, where the
 // backend counts them (-1 each where it does not).

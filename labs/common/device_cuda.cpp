@@ -132,6 +132,7 @@ bool trace_divergence(bool) { return false; }
 std::vector<LaunchDivergence> take_divergence() { return {}; }
 bool trace_shared(const std::string&, unsigned, std::size_t) { return false; }
 std::string take_shared_trace() { return {}; }
+std::string shared_trace_unmatched() { return {}; }
 
 Work work_so_far() { return {g_launches.load(), g_blocks.load()}; }
 // Where the output's data came from is the emulator's to tell.

@@ -49,6 +49,9 @@ std::string format(const LaunchDivergence& d);
 void set_trace(const std::string& array, unsigned block, std::size_t elements);
 void clear_trace();
 std::string take_trace();  // what was recorded since the last call
+// Where set_trace's array or block matched nothing in the launches since:
+// what they had (kernels, their traceable arrays, their blocks); "" otherwise.
+std::string trace_unmatched();
 
 // Kernel launches and the blocks they ran since the process started.
 struct LaunchCount {
