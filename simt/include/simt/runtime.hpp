@@ -53,6 +53,10 @@ std::string take_trace();  // what was recorded since the last call
 // what they had (kernels, their traceable arrays, their blocks); "" otherwise.
 std::string trace_unmatched();
 
+// The last launch refused since the last call (a grid of 0 blocks, ...): its
+// kernel, line, configuration and why; "" if none.
+std::string take_refused_launch();
+
 // Kernel launches and the blocks they ran since the process started.
 struct LaunchCount {
     unsigned long long launches = 0, blocks = 0;
