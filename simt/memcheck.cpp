@@ -17,7 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -82,6 +84,12 @@ struct Trace {
     unsigned block = 0;
     std::size_t elements = 0;
     std::string text;
+    // What the launches had, for a request that matched nothing
+    // (simt::trace_unmatched): the traceable shared arrays per kernel, and
+    // each kernel's largest grid.
+    bool matched = false;
+    std::map<std::string, std::set<std::string>> arrays;
+    std::map<std::string, unsigned long long> blocks;
 } g_trace;
 
 std::vector<SharedArray> g_shared;  // of the running launch
@@ -548,9 +556,15 @@ void memcheck_begin_launch() {
 
 void trace_interval_end(const std::string& when) {
     const LaunchState& L = *current_launch();
-    if (!g_trace.on || L.block_linear != g_trace.block) return;
+    if (!g_trace.on) return;
+    auto& most = g_trace.blocks[L.site.kernel];
+    most = std::max<unsigned long long>(most, 1ull * L.grid.x * L.grid.y * L.grid.z);
+    for (const auto& a : g_shared)
+        if (a.format != nullptr) g_trace.arrays[L.site.kernel].insert(a.name);
+    if (L.block_linear != g_trace.block) return;
     for (const auto& a : g_shared) {
         if (a.name != g_trace.array || a.format == nullptr) continue;
+        g_trace.matched = true;
         // Rows of the last dimension, each cut to the first `elements` values.
         const std::size_t row = a.extents.empty() ? 1 : std::max<std::size_t>(a.extents.back(), 1);
         const std::size_t rows = a.bytes / a.element_bytes / row;
@@ -624,6 +638,26 @@ void simt::set_trace(const std::string& array, unsigned block, std::size_t eleme
 }
 
 void simt::clear_trace() { simt::detail::g_trace = {}; }
+
+std::string simt::trace_unmatched() {
+    const auto& t = simt::detail::g_trace;
+    if (!t.on || t.matched || t.blocks.empty()) return "";
+    bool named = false;
+    for (const auto& [kernel, names] : t.arrays) named = named || names.count(t.array) > 0;
+    std::string out = named ? "no block " + std::to_string(t.block) + " ran a kernel with the __shared__ array '" +
+                                  t.array + "'"
+                            : "no kernel that ran has a __shared__ array '" + t.array + "'";
+    out += "; the kernels that ran, their __shared__ arrays and blocks:";
+    for (const auto& [kernel, blocks] : t.blocks) {
+        out += "\n  " + kernel + ":";
+        const auto names = t.arrays.find(kernel);
+        if (names == t.arrays.end() || names->second.empty()) out += " no __shared__ array (extern ones are not traced)";
+        else
+            for (const auto& name : names->second) out += " " + name;
+        out += blocks == 1 ? "; block 0" : "; blocks 0-" + std::to_string(blocks - 1);
+    }
+    return out;
+}
 
 std::string simt::take_trace() {
     std::string out;

@@ -102,6 +102,8 @@ std::vector<unsigned> start_order(unsigned long long total, unsigned long long l
     return order;
 }
 
+thread_local std::string g_refused_launch;  // take_refused_launch()
+
 cudaError_t fail(cudaError_t err) {
     g_last_error = err;
     return err;
@@ -731,11 +733,25 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
                      void* closure) {
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    // The error alone names no launch: which one was refused, and why.
+    const auto refuse = [&](const std::string& why) {
+        g_refused_launch = "the launch of " + std::string(site.kernel) + " at " + detail::where(site.file, site.line) +
+                           " with <<<(" + std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
+                           std::to_string(grid.z) + "), (" + std::to_string(block.x) + "," + std::to_string(block.y) +
+                           "," + std::to_string(block.z) + ")>>> was refused: " + why;
+        return fail(cudaErrorInvalidValue);
+    };
     // CUDA 13 on an H100 answered each of these with cudaErrorInvalidValue
     // (a zero grid, 1025 threads, block.z = 65, 48 KiB + 4 of dynamic shared).
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return fail(cudaErrorInvalidValue);
-    if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64) return fail(cudaErrorInvalidValue);
-    if (shared_bytes > kMaxDynamicShared) return fail(cudaErrorInvalidValue);
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+        return refuse("a grid of 0 blocks (a block count computed from n is 0 for n == 0, which must return before "
+                      "launching, or for n below the section size if it rounds down)");
+    if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64)
+        return refuse("a block of " + std::to_string(threads) + " threads (1 to " +
+                      std::to_string(kMaxThreadsPerBlock) + ", block.z at most 64)");
+    if (shared_bytes > kMaxDynamicShared)
+        return refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory (at most " +
+                      std::to_string(kMaxDynamicShared) + ")");
 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
@@ -1068,6 +1084,12 @@ cudaError_t cudaGetLastError() {
     const cudaError_t err = simt::g_last_error;
     simt::g_last_error = cudaSuccess;
     return err;
+}
+
+std::string simt::take_refused_launch() {
+    std::string out;
+    out.swap(simt::g_refused_launch);
+    return out;
 }
 
 cudaError_t cudaPeekAtLastError() { return simt::g_last_error; }

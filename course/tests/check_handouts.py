@@ -21,6 +21,7 @@ Prints one CHECK line per block; last line `N passed, N failed, 0 skipped`.
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -86,7 +87,7 @@ def run(command, cwd, limit=120):
     """The command's output; a command that runs past `limit` seconds (a hung
     run the emulator did not stop) is killed and says so."""
     try:
-        p = subprocess.run(command.split(), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        p = subprocess.run(shlex.split(command), cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            errors="replace", timeout=limit)
         return p.stdout
     except subprocess.TimeoutExpired as e:

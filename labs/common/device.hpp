@@ -42,6 +42,11 @@ void check_after(const char* function);
 // (the emulator's race and barrier checks; none on real hardware).
 std::vector<std::string> take_findings();
 
+// The last kernel launch the runtime refused since the last call: which
+// launch (the emulator: kernel and line; CUDA: the grid and block it was
+// given) and the likely cause; "" if none.
+std::string take_refused_launch();
+
 // SIMT divergence tracing (the emulator's): switches it on or off and says
 // whether the backend has it. One entry per launch: its warp-by-interval map
 // and the emulator's report for a person, as the observation carries them.
@@ -54,6 +59,9 @@ std::vector<LaunchDivergence> take_divergence();
 // the backend has none.
 bool trace_shared(const std::string& array, unsigned block, std::size_t elements);
 std::string take_shared_trace();
+// Where the traced array or block matched nothing in the launches so far: an
+// error naming what they had; "" otherwise.
+std::string shared_trace_unmatched();
 
 // The kernel launches and blocks run since the process started, where the
 // backend counts them (-1 each where it does not).

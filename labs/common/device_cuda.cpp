@@ -47,11 +47,23 @@ cudaError_t track(cudaError_t err, void** p, std::size_t bytes) {
 
 std::atomic<long long> g_launches{0}, g_blocks{0};
 
-// Counts a launch the runtime accepted (one it refused ran nothing).
-cudaError_t count_launch(cudaError_t err, dim3 grid) {
+thread_local std::string g_refused;  // device::take_refused_launch()
+
+// Counts a launch the runtime accepted (one it refused ran nothing) and
+// describes one it refused: the stubs do not give the kernel's name or line.
+cudaError_t count_launch(cudaError_t err, dim3 grid, dim3 block) {
     if (err == cudaSuccess) {
         ++g_launches;
         g_blocks += 1ll * grid.x * grid.y * grid.z;
+    } else {
+        const auto dims = [](dim3 d) {
+            return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+        };
+        g_refused = "a kernel launch with <<<" + dims(grid) + ", " + dims(block) + ">>> was refused" +
+                    (grid.x == 0 || grid.y == 0 || grid.z == 0
+                         ? ": a grid of 0 blocks (a block count computed from n is 0 for n == 0, which must return "
+                           "before launching)"
+                         : "");
     }
     return err;
 }
@@ -88,22 +100,22 @@ cudaError_t __wrap_cudaFreeAsync(void* p, cudaStream_t stream) {
     return untrack(__real_cudaFreeAsync(p, stream), p);
 }
 cudaError_t __wrap_cudaLaunchKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
-    return count_launch(__real_cudaLaunchKernel(f, grid, block, args, shared, s), grid);
+    return count_launch(__real_cudaLaunchKernel(f, grid, block, args, shared, s), grid, block);
 }
 cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared,
                                                cudaStream_t s) {
-    return count_launch(__real_cudaLaunchCooperativeKernel(f, grid, block, args, shared, s), grid);
+    return count_launch(__real_cudaLaunchCooperativeKernel(f, grid, block, args, shared, s), grid, block);
 }
 cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* f, void** args) {
-    return count_launch(__real_cudaLaunchKernelExC(config, f, args), config->gridDim);
+    return count_launch(__real_cudaLaunchKernelExC(config, f, args), config->gridDim, config->blockDim);
 }
 #if CUDART_VERSION >= 13000
 cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
-    return count_launch(__real___cudaLaunchKernel(k, grid, block, args, shared, s), grid);
+    return count_launch(__real___cudaLaunchKernel(k, grid, block, args, shared, s), grid, block);
 }
 cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block, void** args, size_t shared,
                                            cudaStream_t s) {
-    return count_launch(__real___cudaLaunchKernel_ptsz(k, grid, block, args, shared, s), grid);
+    return count_launch(__real___cudaLaunchKernel_ptsz(k, grid, block, args, shared, s), grid, block);
 }
 #endif
 }
@@ -132,6 +144,12 @@ bool trace_divergence(bool) { return false; }
 std::vector<LaunchDivergence> take_divergence() { return {}; }
 bool trace_shared(const std::string&, unsigned, std::size_t) { return false; }
 std::string take_shared_trace() { return {}; }
+std::string shared_trace_unmatched() { return {}; }
+std::string take_refused_launch() {
+    std::string out;
+    out.swap(g_refused);
+    return out;
+}
 
 Work work_so_far() { return {g_launches.load(), g_blocks.load()}; }
 // Where the output's data came from is the emulator's to tell.

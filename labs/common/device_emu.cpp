@@ -44,6 +44,8 @@ bool trace_shared(const std::string& array, unsigned block, std::size_t elements
 }
 
 std::string take_shared_trace() { return simt::take_trace(); }
+std::string take_refused_launch() { return simt::take_refused_launch(); }
+std::string shared_trace_unmatched() { return simt::trace_unmatched(); }
 
 Work work_so_far() {
     const simt::LaunchCount c = simt::launches_so_far();

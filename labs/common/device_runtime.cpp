@@ -25,9 +25,11 @@ bool is_sticky(cudaError_t err) {
     }
 }
 
-void check(cudaError_t err, const std::string& what) {
+// `detail`: what the error alone does not say (which launch, and why).
+void check(cudaError_t err, const std::string& what, const std::string& detail = "") {
     if (err != cudaSuccess)
-        throw device::Error(what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err),
+        throw device::Error(what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
+                                (detail.empty() ? "" : "; " + detail),
                             is_sticky(err));
 }
 
@@ -56,7 +58,8 @@ void download(float* dst, const float* src, std::size_t count) {
 
 void check_after(const char* function) {
     const std::string what = std::string("CUDA error after ") + function;
-    check(cudaGetLastError(), what + " (launch)");
+    const cudaError_t launch = cudaGetLastError();
+    check(launch, what + " (launch)", take_refused_launch());
     check(cudaDeviceSynchronize(), what);
 }
 

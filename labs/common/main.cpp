@@ -38,7 +38,8 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
                    commas between them), checked by the same rules
   --trace NAME[@B] print the __shared__ array NAME of block B (default 0) at
                    every barrier: its first elements, as many as --input has
-                   values, else 16 (emulator backend only)
+                   values, else 16 (emulator backend only); exit 2 with
+                   what there is where no kernel has NAME or block B
   --block-order O  the order blocks start in on the emulator: a seed (a
                    permutation per launch drawn from it; default 1), reverse
                    or launch; a GPU promises no order, so a right scan is
@@ -191,5 +192,12 @@ int main(int argc, char** argv) {
     harness::show_details(details, details_file, header);
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());
-    return context.run();
+    const int status = context.run();
+    // A misspelt array or a block the grid lacks printed nothing: an error
+    // listing what there is, not a silent pass.
+    if (const std::string unmatched = device::shared_trace_unmatched(); !trace.empty() && !unmatched.empty()) {
+        std::fprintf(stderr, "--trace %s: %s\n", trace.c_str(), unmatched.c_str());
+        return kUsage;
+    }
+    return status;
 }

@@ -49,6 +49,13 @@ std::string format(const LaunchDivergence& d);
 void set_trace(const std::string& array, unsigned block, std::size_t elements);
 void clear_trace();
 std::string take_trace();  // what was recorded since the last call
+// Where set_trace's array or block matched nothing in the launches since:
+// what they had (kernels, their traceable arrays, their blocks); "" otherwise.
+std::string trace_unmatched();
+
+// The last launch refused since the last call (a grid of 0 blocks, ...): its
+// kernel, line, configuration and why; "" if none.
+std::string take_refused_launch();
 
 // Kernel launches and the blocks they ran since the process started.
 struct LaunchCount {
