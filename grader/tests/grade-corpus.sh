@@ -124,7 +124,8 @@ grep -q "possible endless loop in kernel kogge_stone_kernel: block (0,0,0): thre
 # Issue 18: a store or load far past n, or through an uninitialised pointer,
 # is an out-of-bounds finding with its line that stops the launch, never a
 # crash of the test program (exit 139 or 134 and the output lost before).
-for entry in lab01-unguarded-store lab01-unguarded-load lab01-uninitialised-pointer; do
+for entry in lab01-unguarded-store lab01-unguarded-load lab01-uninitialised-pointer lab01-store-one-past lab01-far-index \
+             lab03-load-before-zero; do
     ! grep -q "the test program exited with code\|was killed by signal" "$out/$entry/feedback.txt" \
         && expect yes "$entry: no test program crashed" || expect no "$entry: a test program crashed"
 done
@@ -138,6 +139,16 @@ grep -q "then block (0,0,0): thread 960 read 4 bytes at offset 3840 of a 260-byt
 grep -q "out-of-bounds access in kernel kogge_stone_kernel: block (0,0,0): thread 0 read 4 bytes at address [0-9a-fx]* at scan.cu:13, in no device allocation or shared array, where nothing is mapped" \
     "$out/lab01-uninitialised-pointer/feedback.txt" \
     && expect yes "an uninitialised pointer: the finding and its line" || expect no "an uninitialised pointer: the finding and its line"
+grep -q "out-of-bounds access in kernel kogge_stone_kernel: block (0,0,0): thread 1 read 4 bytes at offset 4 of a device buffer of 4 bytes (past its end: the 1 elements the lab function was given) at scan.cu:11" \
+    "$out/lab01-store-one-past/feedback.txt" \
+    && expect yes "one past n (i <= n): the finding and its line" || expect no "one past n (i <= n): the finding and its line"
+grep -Eq "read 4 bytes at offset [0-9]{7,} of a [0-9]+-byte device allocation \(past its end\) at scan.cu:8: the launch stopped there" \
+    "$out/lab01-far-index/results.json" \
+    && expect yes "a million elements past n (blockIdx.x * n): the finding and its line, the launch stopped" \
+    || expect no "a million elements past n (blockIdx.x * n): the finding and its line, the launch stopped"
+grep -q "out-of-bounds access in kernel ks_exclusive: block (0,0,0): thread 0 read 4 bytes at offset -4 of a [0-9]*-byte device allocation (before its start) at scan.cu:9" \
+    "$out/lab03-load-before-zero/feedback.txt" \
+    && expect yes "before 0 (in[i - 1] at i = 0): the finding and its line" || expect no "before 0 (in[i - 1] at i = 0): the finding and its line"
 
 # Hidden datasets: no output a student reads (every results folder above, the
 # batch's logs) names one by its seed or size; the instructor's copy
