@@ -695,7 +695,7 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         const auto& [mine, ref] = state.divergence[f];
         if (!ref.ok) throw std::runtime_error("the reference's divergence run failed: " + ref.problem);
         // For report.html's maps (none of a run without a valid result).
-        out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence});
+        out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence, ""});
         if (mine.ok) out.divergence.back().mine = mine.seen.divergence;
         const double target = harness::simt_efficiency(ref.seen.divergence);
         bool right = mine.ok;
@@ -703,11 +703,13 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
             for (const auto& c : harness::judge(input, mine.seen, fn.spec, true, fn.name))
                 right = right && (c.ok || score::safety_rule(c.rule));
         if (!right) {
-            text += fn.name + ": not scored: wrong or no outputs on " + datasets::describe(spec) + "\n";
+            out.divergence.back().not_scored = "not scored: wrong or no outputs on " + datasets::describe(spec);
+            text += fn.name + ": " + out.divergence.back().not_scored + "\n";
             continue;
         }
         if (mine.seen.divergence.empty()) {  // an efficiency of no warp at all is no efficiency
-            text += fn.name + ": not scored: no warp ran on " + datasets::describe(spec) + "\n";
+            out.divergence.back().not_scored = "not scored: no kernel ran on " + datasets::describe(spec);
+            text += fn.name + ": " + out.divergence.back().not_scored + "\n";
             continue;
         }
         const double got = harness::simt_efficiency(mine.seen.divergence);
