@@ -106,6 +106,11 @@ std::string map_cut_note(const KernelDivergence& k) {
            std::to_string(drawn_cols(k)) + " of " + std::to_string(k.warps_per_block) + " warps.";
 }
 
+std::string efficiency_label(double fraction, const std::string& not_scored) {
+    if (!not_scored.empty()) return "SIMT efficiency n/a (" + not_scored + ")";
+    return "SIMT efficiency " + fixed(100 * fraction, 1) + "%";
+}
+
 std::string legend_svg(bool standalone) {
     std::string out = svg_open("legend", 520, 34, "colour scale of active lanes", standalone);
     for (int k = 0; k <= 10; ++k) {

@@ -28,6 +28,10 @@ std::string divergence_map_svg(const harness::KernelDivergence& kernel, bool sta
 // "" when the whole map was drawn, else "Drawn: the first 128 of 1000 steps, 32 of 32 warps."
 std::string map_cut_note(const harness::KernelDivergence& kernel);
 
+// "SIMT efficiency 87.5%", or "SIMT efficiency n/a (NOT_SCORED)" where the
+// grader did not score the run (a kernel that computed nothing has 100%).
+std::string efficiency_label(double fraction, const std::string& not_scored);
+
 // The colour scale in 10% swatches, the not-run grey and the divergence dot.
 std::string legend_svg(bool standalone);
 

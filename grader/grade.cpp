@@ -689,13 +689,13 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
     const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
     const std::vector<float> input = datasets::generate(spec);
     double total = 0;
-    std::string text;
+    std::string text, cause;  // cause: the last recognised one, for the one-line note
     for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {
         const catalog::Function& fn = state.lab->functions[f];
         const auto& [mine, ref] = state.divergence[f];
         if (!ref.ok) throw std::runtime_error("the reference's divergence run failed: " + ref.problem);
         // For report.html's maps (none of a run without a valid result).
-        out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence});
+        out.divergence.push_back({fn.name, datasets::describe(spec), {}, ref.seen.divergence, ""});
         if (mine.ok) out.divergence.back().mine = mine.seen.divergence;
         const double target = harness::simt_efficiency(ref.seen.divergence);
         bool right = mine.ok;
@@ -703,11 +703,13 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
             for (const auto& c : harness::judge(input, mine.seen, fn.spec, true, fn.name))
                 right = right && (c.ok || score::safety_rule(c.rule));
         if (!right) {
-            text += fn.name + ": not scored: wrong or no outputs on " + datasets::describe(spec) + "\n";
+            out.divergence.back().not_scored = "not scored: wrong or no outputs on " + datasets::describe(spec);
+            text += fn.name + ": " + out.divergence.back().not_scored + "\n";
             continue;
         }
         if (mine.seen.divergence.empty()) {  // an efficiency of no warp at all is no efficiency
-            text += fn.name + ": not scored: no warp ran on " + datasets::describe(spec) + "\n";
+            out.divergence.back().not_scored = "not scored: no kernel ran on " + datasets::describe(spec);
+            text += fn.name + ": " + out.divergence.back().not_scored + "\n";
             continue;
         }
         const double got = harness::simt_efficiency(mine.seen.divergence);
@@ -718,11 +720,20 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
                 fixed(target * 100, 1) + "% on " + datasets::describe(spec) + " (full points within " +
                 fixed(ctx.rubric.divergence_full_within * 100, 0) + " points, none " +
                 fixed(ctx.rubric.divergence_zero_below * 100, 0) + " points below)\n";
+        // The trees and their mappings are Brent-Kung's.
+        if (fn.name.find("brent_kung") != std::string::npos)
+            if (const std::string trees = harness::modulo_mapping_trees(mine.seen.divergence, ref.seen.divergence); !trees.empty()) {
+                cause = "likely the modulo mapping in " + trees;
+                text += "  " + cause + ": a test like (t + 1) % (2 * stride) == 0 spreads the busy threads over every "
+                        "warp, so most warps diverge at the small strides; the contiguous index = (t + 1) * 2 * stride - 1 "
+                        "keeps them in the first warps\n";
+            }
         for (const auto& d : mine.seen.divergence) text += first_lines(d.report, 8);
     }
     const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) + "% of the reference's level";
     if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
+    if (!cause.empty() && total < static_cast<double>(state.lab->functions.size())) note += "; " + cause;
     out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
     return {"divergence", score, weight, true, note};
 }

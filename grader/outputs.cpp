@@ -189,8 +189,9 @@ std::vector<Picture> divergence_pictures(const Report& r) {
                 for (std::size_t k = 0; k < std::min(kernels.size(), kMaxKernelImages); ++k) {
                     const std::string cut = map_cut_note(kernels[k]);
                     const std::string label = r.labs[i].lab + " " + d.function + ": " + kernels[k].kernel + ", " + who +
-                                              " (SIMT efficiency " + fixed(100 * kernels[k].total().active_fraction(), 1) +
-                                              "%)" + (cut.empty() ? "" : ". " + cut);
+                                              " (" + efficiency_label(kernels[k].total().active_fraction(),
+                                                                      side == &d.mine ? d.not_scored : "") +
+                                              ")" + (cut.empty() ? "" : ". " + cut);
                     (side == &d.mine ? mine : reference)
                         .push_back({i, {{"label", label}, {"url", svg_data_uri(divergence_map_svg(kernels[k], true))}}});
                 }

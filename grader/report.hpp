@@ -39,6 +39,10 @@ struct Component {
 struct DivergenceMaps {
     std::string function, dataset;
     std::vector<harness::KernelDivergence> mine, reference;  // mine empty when the run failed
+    // Why mine was not scored ("no kernel ran", "wrong outputs ..."), empty
+    // when it was: the pictures then say n/a, not the efficiency of a kernel
+    // that computed nothing.
+    std::string not_scored;
 };
 
 // One function timed on the GPU against the reference (and CUB).

@@ -19,8 +19,6 @@ using harness::KernelDivergence;
 
 std::string esc(std::string_view s) { return xml_escape(s); }
 
-std::string pct(double fraction) { return fixed(100 * fraction, 1) + "%"; }
-
 // An id fragment from a lab id ("02-brent-kung"): letters, digits and '-' only.
 std::string id_of(const std::string& lab) {
     std::string out = "lab-";
@@ -37,16 +35,20 @@ std::string mark_class(Mark m) {
 
 constexpr std::size_t kMaxKernels = 8;  // per side of a function
 
-std::string side_html(const char* cls, const std::string& who, const std::vector<KernelDivergence>& launches) {
+std::string side_html(const char* cls, const std::string& who, const std::vector<KernelDivergence>& launches,
+                      const std::string& not_scored) {
     std::string out = std::string("<figure class=\"side ") + cls + "\">\n<figcaption>" + who;
-    if (launches.empty()) return out + ": no map (the run gave no valid result)</figcaption>\n</figure>\n";
-    out += ": SIMT efficiency " + pct(harness::simt_efficiency(launches)) + "</figcaption>\n";
+    if (launches.empty())
+        return out + ": " + esc(not_scored.empty() ? "no map (the run gave no valid result)" : not_scored) +
+               "</figcaption>\n</figure>\n";
+    out += ": " + esc(efficiency_label(harness::simt_efficiency(launches), not_scored)) + "</figcaption>\n";
     const std::vector<KernelDivergence> kernels = by_kernel(launches);
     for (std::size_t i = 0; i < std::min(kernels.size(), kMaxKernels); ++i) {
         const KernelDivergence& k = kernels[i];
         out += "<div class=\"kernel\">" + esc(k.kernel) + ": " + std::to_string(k.blocks) + " block(s) of " +
-               std::to_string(k.warps_per_block) + " warp(s), " + std::to_string(k.cells.size()) + (k.cells.size() == 1 ? " step" : " steps") + ", SIMT efficiency " +
-               pct(k.total().active_fraction()) + "</div>\n" + divergence_map_svg(k, false);
+               std::to_string(k.warps_per_block) + " warp(s), " + std::to_string(k.cells.size()) + (k.cells.size() == 1 ? " step" : " steps") +
+               (not_scored.empty() ? ", " + efficiency_label(k.total().active_fraction(), "") : "") + "</div>\n" +
+               divergence_map_svg(k, false);
         if (const std::string cut = map_cut_note(k); !cut.empty()) out += "<p class=\"na\">" + cut + "</p>\n";
     }
     if (kernels.size() > kMaxKernels)
@@ -205,7 +207,7 @@ std::string divergence_html(const LabResult& lab) {
            legend_svg(false);
     for (const DivergenceMaps& d : lab.divergence)
         out += "<div class=\"fn\">\n<h4>" + esc(d.function) + " on " + esc(d.dataset) + "</h4>\n<div class=\"pair\">\n" +
-               side_html("mine", "Yours", d.mine) + side_html("reference", "Reference", d.reference) + "</div>\n</div>\n";
+               side_html("mine", "Yours", d.mine, d.not_scored) + side_html("reference", "Reference", d.reference, "") + "</div>\n</div>\n";
     return out + "</section>\n";
 }
 

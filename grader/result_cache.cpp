@@ -75,7 +75,7 @@ json lab_to_json(const LabResult& lab) {
     for (const Finding& f : lab.findings) findings.push_back({{"category", f.category}, {"text", f.text}});
     for (const DivergenceMaps& d : lab.divergence)
         divergence.push_back({{"function", d.function}, {"dataset", d.dataset}, {"mine", divergences_to_json(d.mine)},
-                              {"reference", divergences_to_json(d.reference)}});
+                              {"reference", divergences_to_json(d.reference)}, {"not_scored", d.not_scored}});
     return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
             {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
             {"divergence", divergence}};
@@ -99,7 +99,7 @@ LabResult lab_from_json(const json& j) {
     for (const json& f : j.at("findings")) lab.findings.push_back({f.at("category"), f.at("text")});
     for (const json& d : j.at("divergence"))
         lab.divergence.push_back({d.at("function"), d.at("dataset"), divergences_from_json(d.at("mine")),
-                                  divergences_from_json(d.at("reference"))});
+                                  divergences_from_json(d.at("reference")), d.value("not_scored", "")});
     return lab;
 }
 

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "internal.hpp"
@@ -39,6 +41,7 @@ void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
         return;
     }
     ++cell.blocks_divergent;
+    if (g_launch.divergent_pcs.size() <= interval) g_launch.divergent_pcs.resize(interval + 1);
     // Per block address: how often each lane ran it. The warp runs it as often
     // as its busiest lane; its k-th run has the lanes that ran it k times active.
     std::map<std::uintptr_t, std::vector<unsigned>> counts;  // pc -> visits per live lane
@@ -50,6 +53,8 @@ void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
         }
     for (const auto& entry : counts) {
         const unsigned most = *std::max_element(entry.second.begin(), entry.second.end());
+        if (*std::min_element(entry.second.begin(), entry.second.end()) != most)
+            g_launch.divergent_pcs[interval].insert(entry.first);
         cell.warp_visits += most;
         for (unsigned k = 1; k <= most; ++k) {
             const auto active = static_cast<std::size_t>(
@@ -116,20 +121,59 @@ std::vector<LaunchDivergence> take_divergence() {
     return out;
 }
 
+namespace {
+
+// "0-15, 17, 20-31"
+std::string ranges(const std::vector<unsigned>& sorted) {
+    std::string out;
+    for (std::size_t i = 0; i < sorted.size();) {
+        std::size_t j = i;
+        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+        out += (out.empty() ? "" : ", ") + std::to_string(sorted[i]) + (j > i ? "-" + std::to_string(sorted[j]) : "");
+        i = j + 1;
+    }
+    return out;
+}
+
+// The source lines of basic blocks, in line order: "scan.cu:21, scan.cu:22".
+std::string lines_of(const std::set<std::uintptr_t>& pcs) {
+    std::map<std::pair<std::string, long>, bool> lines;  // (file, line): in order of file, then line number
+    for (std::uintptr_t pc : pcs) {
+        const std::string at = detail::source_line(reinterpret_cast<const void*>(pc));
+        const auto colon = at.rfind(':');
+        lines[{at.substr(0, colon), colon == std::string::npos ? 0 : std::atol(at.c_str() + colon + 1)}] = true;
+    }
+    std::string out;
+    for (const auto& [at, _] : lines)
+        out += (out.empty() ? "" : ", ") + at.first + (at.second ? ":" + std::to_string(at.second) : "");
+    return out;
+}
+
+}  // namespace
+
 std::string format(const LaunchDivergence& d) {
     char head[160];
     std::snprintf(head, sizeof head, "%s: %u block(s) of %u warp(s), SIMT efficiency %.1f%%\n", d.kernel.c_str(),
                   d.blocks, d.warps_per_block, 100.0 * d.efficiency());
-    std::string out = head;
-    std::string pairs;
-    for (std::size_t i = 0; i < d.cells.size(); ++i)
-        for (std::size_t w = 0; w < d.cells[i].size(); ++w)
-            if (d.cells[i][w].blocks_divergent)
-                pairs += "  warp " + std::to_string(w) + " in interval " + std::to_string(i) + ": diverged in " +
-                         std::to_string(d.cells[i][w].blocks_divergent) + " of " + std::to_string(d.blocks) +
-                         " block(s)\n";
-    out += pairs.empty() ? "  no warp diverged\n" : pairs;
-    out += "  active lanes per warp-block visit:";
+    std::string out = head, intervals;
+    // One line per barrier interval in which a warp diverged (1946 lines of
+    // single (warp, interval) pairs told a student nothing).
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        std::map<unsigned, std::vector<unsigned>> warps;  // blocks diverged in -> warps
+        for (unsigned w = 0; w < d.cells[i].size(); ++w)
+            if (d.cells[i][w].blocks_divergent) warps[d.cells[i][w].blocks_divergent].push_back(w);
+        if (warps.empty()) continue;
+        std::string which;
+        for (const auto& [blocks, ws] : warps)
+            which += std::string(which.empty() ? "" : "; ") + (ws.size() == 1 ? "warp " : "warps ") + ranges(ws) +
+                     " in " + std::to_string(blocks) + " of " + std::to_string(d.blocks) + " block(s)";
+        const std::string at = i < d.divergent_pcs.size() ? lines_of(d.divergent_pcs[i]) : "";
+        intervals += "  interval " + std::to_string(i) + (i == 0 ? " (before the first __syncthreads())" : "") + ": " +
+                     which + (at.empty() ? "" : "; the lanes split at " + at) + "\n";
+    }
+    out += intervals.empty() ? "  no warp diverged\n"
+                             : "  diverged (interval k runs from the k-th __syncthreads() to the next):\n" + intervals;
+    out += "  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, lanes idle):";
     for (unsigned k = 32; k > 0; --k)
         if (d.active_lanes[k]) out += " " + std::to_string(k) + ":" + std::to_string(d.active_lanes[k]);
     return out + "\n";

@@ -150,6 +150,13 @@ grep -q "out-of-bounds access in kernel ks_exclusive: block (0,0,0): thread 0 re
     "$out/lab03-load-before-zero/feedback.txt" \
     && expect yes "before 0 (in[i - 1] at i = 0): the finding and its line" || expect no "before 0 (in[i - 1] at i = 0): the finding and its line"
 
+# The divergence feedback names the likely cause: the modulo mapping, in the tree(s) where it is.
+grep -q '^      80% of the reference.s level; likely the modulo mapping in the reduction tree$' "$out/lab02-modulo-mapping/feedback.txt" \
+    && grep -q '^      50% of the reference.s level; likely the modulo mapping in both trees$' "$out/lab02-modulo-both/feedback.txt" \
+    && grep -q '^ *likely the modulo mapping in both trees: a test like (t + 1) % (2 \* stride) == 0 spreads' "$out/lab02-modulo-both/feedback.txt" \
+    && expect yes "divergence feedback names the modulo mapping and its trees" \
+    || expect no "divergence feedback names the modulo mapping and its trees"
+
 # Hidden datasets: no output a student reads (every results folder above, the
 # batch's logs) names one by its seed or size; the instructor's copy
 # (--show-hidden) does, which shows the check can fail.

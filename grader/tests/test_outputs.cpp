@@ -244,7 +244,8 @@ TEST_CASE("the result cache gives back a lab whose every results file is the sam
     lab.source = "__global__ void k() {}\n" + kNasty;
     lab.findings = {{"race", "data race on shared memory in kernel k at scan.cu:1"}, {"leak", kNasty}};
     harness::KernelDivergence mine{"brent_kung_kernel", 4, 2, {{{64, 2, 0}, {40, 2, 3}}, {{0, 0, 0}, {32, 1, 1}}}, "a report"};
-    lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {mine, mine}, {mine}}};
+    lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {mine, mine}, {mine}, ""},
+                      {"another_scan", "walk4 n=8192", {mine}, {mine}, "not scored: wrong or no outputs"}};
 
     char tmp[] = "/tmp/test-cache-XXXXXX";
     REQUIRE(mkdtemp(tmp) != nullptr);
@@ -421,7 +422,7 @@ TEST_CASE("PrairieLearn images: each kernel's divergence map, as report.html dra
     Report r = sample();
     LabResult& lab = r.labs[1];
     lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {big_kernel("bk_kernel", 3, 2), big_kernel("bk_kernel", 3, 2)},
-                       {big_kernel("bk_kernel", 3, 2)}}};
+                       {big_kernel("bk_kernel", 3, 2)}, ""}};
     const json j = json::parse(prairielearn_json(r));
     REQUIRE(j.at("images").size() == 1);  // the colour scale
     CHECK(j["images"][0].at("url") == svg_data_uri(legend_svg(true)));
@@ -447,12 +448,35 @@ TEST_CASE("PrairieLearn images: each kernel's divergence map, as report.html dra
     CHECK(contains((*divergence)["images"][1].at("label"), "the reference's"));
 }
 
+TEST_CASE("a function the grader did not score shows n/a, not its kernel's efficiency") {
+    // A stub that computes nothing: one launch whose every warp ran all lanes (100%).
+    const harness::KernelDivergence idle{"bk_kernel", 1, 1, {{{32, 1, 0}}}, ""};
+    Report r = sample();
+    LabResult& lab = r.labs[1];
+    lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {idle}, {idle}, "not scored: wrong or no outputs on walk4 n=8192"},
+                      {"other_scan", "walk4 n=8192", {}, {idle}, "not scored: no kernel ran on walk4 n=8192"}};
+    const std::string html = report_html(r);
+    CHECK(contains(html, "Yours: SIMT efficiency n/a (not scored: wrong or no outputs on walk4 n=8192)</figcaption>"));
+    CHECK(contains(html, "Yours: not scored: no kernel ran on walk4 n=8192</figcaption>"));
+    CHECK(contains(html, "Reference: SIMT efficiency 100.0%</figcaption>"));
+    CHECK(!contains(html, "Yours: SIMT efficiency 100.0%"));
+    CHECK(contains(html, "bk_kernel: 1 block(s) of 1 warp(s), 1 step</div>"));  // yours: no efficiency
+    const json j = json::parse(prairielearn_json(r));
+    std::vector<std::string> labels;
+    for (const json& t : j["tests"])
+        for (const json& image : t.value("images", json::array())) labels.push_back(image.at("label"));
+    REQUIRE(labels.size() == 3);  // yours of the first; the reference's of both
+    CHECK(labels[0] == "02-brent-kung brent_kung_scan: bk_kernel, yours (SIMT efficiency n/a (not scored: wrong or no "
+                       "outputs on walk4 n=8192))");
+    CHECK(contains(labels[1], "the reference's (SIMT efficiency 100.0%)"));
+}
+
 TEST_CASE("PrairieLearn images keep the file within 1 MB, saying which maps were left out") {
     Report r = sample();
     for (LabResult& lab : r.labs) {
         lab.divergence.clear();
         for (int f = 0; f < 4; ++f) {
-            DivergenceMaps d{"scan" + std::to_string(f), "walk4 n=8192", {}, {}};
+            DivergenceMaps d{"scan" + std::to_string(f), "walk4 n=8192", {}, {}, ""};
             for (int k = 0; k < 8; ++k) {
                 d.mine.push_back(big_kernel("k" + std::to_string(k), 128, 32));
                 d.reference.push_back(big_kernel("k" + std::to_string(k), 128, 32));

@@ -48,7 +48,7 @@ Report sample() {
     // Mine: 100% and 50% in step 0, warp 0 not run and 75% (diverged) in step 1: 144 / (32 x 6) = 75%.
     lab.divergence.push_back({"brent_kung_scan", "walk4 n=8192 seed=4343",
                               {launch("bk_kernel", {{{64, 2, 0}, {32, 2, 1}}, {{0, 0, 0}, {48, 2, 1}}})},
-                              {launch("bk_kernel", {{{64, 2, 0}, {64, 2, 0}}})}});
+                              {launch("bk_kernel", {{{64, 2, 0}, {64, 2, 0}}})}, ""});
     Timed t;
     t.median = 2.573, t.p10 = 2.55, t.p90 = 2.6, t.ci_low = 2.566, t.ci_high = 2.58;
     t.mine_ms = 0.2938, t.ref_ms = 0.1141, t.cub_ms = 0.0521, t.rounds = 87;

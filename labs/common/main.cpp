@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,23 @@
 #include "device.hpp"
 #include "harness.hpp"
 #include "lab.hpp"
+#include "lab_reporter.hpp"
+
+namespace doctest {
+namespace {  // beside doctest's own ConsoleReporter, which lives in this file's anonymous namespace
+
+struct LabReporter : ConsoleReporter {
+    using ConsoleReporter::ConsoleReporter;
+    void file_line_to_stream(const char* file, int line, const char* tail) override {
+        if (line != harness::kNoLine) return ConsoleReporter::file_line_to_stream(file, line, tail);
+        s << Color::LightGrey << file << ":" << tail;
+    }
+};
+
+REGISTER_REPORTER("lab", 0, LabReporter);
+
+}  // namespace
+}  // namespace doctest
 
 namespace {
 
@@ -192,6 +210,13 @@ int main(int argc, char** argv) {
     harness::show_details(details, details_file, header);
 
     doctest::Context context(static_cast<int>(rest.size()), rest.data());
+    // Ours unless the command line picks one (-r=xml, --reporters=junit, ...).
+    const auto picks_reporter = [](const char* a) {
+        for (const char* p : {"-r=", "--r=", "-reporters=", "--reporters=", "-dt-r=", "--dt-r=", "-dt-reporters=", "--dt-reporters="})
+            if (std::strncmp(a, p, std::strlen(p)) == 0) return true;
+        return false;
+    };
+    if (std::none_of(rest.begin(), rest.end(), picks_reporter)) context.setOption("reporters", "lab");
     const int status = context.run();
     // A misspelt array or a block the grid lacks printed nothing: an error
     // listing what there is, not a silent pass.

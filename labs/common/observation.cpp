@@ -39,6 +39,29 @@ double simt_efficiency(const std::vector<KernelDivergence>& launches) {
     return sum.active_fraction();
 }
 
+namespace {
+
+unsigned divergent_warps(const KernelDivergence& d, std::size_t interval) {
+    if (interval >= d.cells.size()) return 0;
+    return static_cast<unsigned>(std::count_if(d.cells[interval].begin(), d.cells[interval].end(),
+                                               [](const DivergenceCell& c) { return c.divergent_blocks > 0; }));
+}
+
+}  // namespace
+
+std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const std::vector<KernelDivergence>& reference) {
+    bool reduction = false, distribution = false;
+    for (std::size_t l = 0; l < mine.size() && l < reference.size(); ++l) {
+        const KernelDivergence &m = mine[l], &r = reference[l];
+        for (std::size_t i = 0; i < m.cells.size(); ++i) {
+            const unsigned warps = divergent_warps(m, i);
+            if (warps <= divergent_warps(r, i) || 2 * warps < m.warps_per_block || warps < 2) continue;
+            (2 * i < m.cells.size() ? reduction : distribution) = true;
+        }
+    }
+    return reduction && distribution ? "both trees" : reduction ? "the reduction tree" : distribution ? "the distribution tree" : "";
+}
+
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
                          bool exact, const std::string& function) {
     if (!seen.error.empty())

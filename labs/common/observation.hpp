@@ -39,6 +39,15 @@ struct KernelDivergence {
 
 // SIMT efficiency of launches together: lane visits / (32 x warp visits); 1 with none.
 double simt_efficiency(const std::vector<KernelDivergence>& launches);
+// The likely cause of a Brent-Kung scan's lower SIMT efficiency than the
+// reference's, for a student: the modulo mapping (its busy threads spread
+// over every warp) in the reduction tree, the distribution tree or both,
+// recognised from the barrier intervals in which most warps of a launch
+// diverge and fewer of the reference's do (the first half of a kernel's
+// intervals holds the reduction tree, the second the distribution tree);
+// "the reduction tree", "the distribution tree", "both trees"; "" where no
+// such interval is.
+std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const std::vector<KernelDivergence>& reference);
 
 struct Observation {
     std::size_t n = 0;

@@ -325,7 +325,19 @@ TEST_CASE("divergence: Brent-Kung's modulo test diverges in every warp early; th
     const std::vector<std::pair<unsigned, unsigned>> expected{{0, 7}, {0, 8}, {0, 9}, {0, 10}, {0, 11}};
     CHECK(divergent(contiguous, 2) == expected);
     CHECK(contiguous.efficiency() > modulo.efficiency());
-    MESSAGE(simt::format(modulo) << simt::format(contiguous));
+
+    // A line per barrier interval, warps as ranges, the branch's lines: not
+    // 1946 lines of single (warp, interval) pairs.
+    const std::string text = simt::format(modulo);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 14);  // head, legend, intervals 1-11, histogram
+    CHECK(text.find("  interval 1: warps 0-31 in 2 of 2 block(s); the lanes split at ") != std::string::npos);
+    CHECK(text.find("kernels.cu:180, kernels.cu:181\n") != std::string::npos);
+    CHECK(text.find("  interval 7: warps 3, 7, 11, 15, 19, 23, 27, 31 in 2 of 2 block(s)") != std::string::npos);
+    CHECK(text.find("\n  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, "
+                    "lanes idle): 32:") != std::string::npos);
+    CHECK(simt::format(contiguous).find("  interval 7: warp 0 in 2 of 2 block(s); the lanes split at kernels.cu:178\n") !=
+          std::string::npos);
+    MESSAGE(text << simt::format(contiguous));
 }
 
 TEST_CASE("trace mode: exercise 9.7's array through the double-buffered Kogge-Stone, barrier by barrier") {

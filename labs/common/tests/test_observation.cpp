@@ -169,3 +169,20 @@ TEST_CASE("a forged divergence map is refused") {
     CHECK(refused(seen) == malformed);
     CHECK(refused(sample()) == "read");
 }
+
+TEST_CASE("the modulo mapping is recognised in the tree(s) where most warps diverge and the reference's do not") {
+    // Four barrier intervals of 32 warps: the first two the reduction tree's, the last two the distribution tree's.
+    const auto kernel = [](std::vector<std::size_t> spread, std::size_t one_warp) {
+        KernelDivergence k{"bk", 1, 32, std::vector<std::vector<DivergenceCell>>(4, std::vector<DivergenceCell>(32, {32, 1, 0})), ""};
+        for (std::size_t i : spread)
+            for (auto& c : k.cells[i]) c.divergent_blocks = 1;
+        k.cells[one_warp][0].divergent_blocks = 1;  // as the contiguous mapping's warp 0 at the large strides
+        return k;
+    };
+    const std::vector<KernelDivergence> reference{kernel({}, 1)};
+    CHECK(modulo_mapping_trees({kernel({1}, 3)}, reference) == "the reduction tree");
+    CHECK(modulo_mapping_trees({kernel({3}, 1)}, reference) == "the distribution tree");
+    CHECK(modulo_mapping_trees({kernel({0, 2}, 1)}, reference) == "both trees");
+    CHECK(modulo_mapping_trees({kernel({}, 3)}, reference).empty());  // one warp more: not the modulo mapping's signature
+    CHECK(modulo_mapping_trees({kernel({1}, 3)}, {kernel({1}, 3)}).empty());  // the reference diverges there too
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,17 @@ struct LaunchDivergence {
     std::vector<std::vector<DivergenceCell>> cells;
     // active_lanes[k]: warp-block visits with k lanes active
     std::vector<unsigned long long> active_lanes = std::vector<unsigned long long>(33);
+    // divergent_pcs[interval]: the basic blocks that some lanes of a warp ran
+    // and others did not (or ran less often): the branch that diverged
+    std::vector<std::set<std::uintptr_t>> divergent_pcs;
     double efficiency() const;
 };
 
 void set_divergence_tracing(bool on);
 std::vector<LaunchDivergence> take_divergence();
-// A few lines for a person: efficiency, divergent (warp, interval) pairs, histogram.
+// A few lines for a person: the efficiency; per barrier interval where a warp
+// diverged, the warps (as ranges) and the source lines of the branch; the
+// active-lanes histogram, explained.
 std::string format(const LaunchDivergence& d);
 
 // Trace mode: after every barrier of block `block` (in launch order: blockIdx.x
