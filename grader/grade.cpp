@@ -775,11 +775,6 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
     }
 }
 
-// What scan-bench measured but the grader does not score, and why.
-struct NotScored : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // The timed calls' results and outputs, judged after the GPU is released.
 void judge_timing(Context& ctx, LabState& state) {
     const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
@@ -790,15 +785,15 @@ void judge_timing(Context& ctx, LabState& state) {
         if (timing.problem.empty()) {
             try {
                 timing.timed = read_timing(timing.json);
-                if (!timing.timed.problem.empty()) throw NotScored(timing.timed.problem);
-                if (input.empty()) input = datasets::generate(spec);
-                const harness::Observation seen = harness::read_observation(timing.observation);
-                if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
-                for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
-                    if (!c.ok && timing.problem.empty())
-                        timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
-            } catch (const NotScored& e) {
-                timing.problem = e.what();
+                timing.problem = timing.timed.problem;  // scan-bench's own verdict (a wrong call, the copy floor)
+                if (timing.problem.empty()) {
+                    if (input.empty()) input = datasets::generate(spec);
+                    const harness::Observation seen = harness::read_observation(timing.observation);
+                    if (seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
+                    for (const auto& c : harness::judge(input, seen, fn.spec, true, fn.name))
+                        if (!c.ok && timing.problem.empty())
+                            timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
+                }
             } catch (const std::exception& e) {
                 timing.problem = std::string("the timing program left no valid result (") + e.what() + ")";
             }
