@@ -716,18 +716,17 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         const double part =
             score::divergence_part(got, target, ctx.rubric.divergence_full_within, ctx.rubric.divergence_zero_below);
         total += part;
-        text += fn.name + ": SIMT efficiency " + fixed(got * 100, 1) + "% against the reference's " +
-                fixed(target * 100, 1) + "% on " + datasets::describe(spec) + " (full points within " +
-                fixed(ctx.rubric.divergence_full_within * 100, 0) + " points, none " +
-                fixed(ctx.rubric.divergence_zero_below * 100, 0) + " points below)\n";
-        // The trees and their mappings are Brent-Kung's.
-        if (fn.name.find("brent_kung") != std::string::npos)
-            if (const std::string trees = harness::modulo_mapping_trees(mine.seen.divergence, ref.seen.divergence); !trees.empty()) {
-                cause = "likely the modulo mapping in " + trees;
-                text += "  " + cause + ": a test like (t + 1) % (2 * stride) == 0 spreads the busy threads over every "
-                        "warp, so most warps diverge at the small strides; the contiguous index = (t + 1) * 2 * stride - 1 "
-                        "keeps them in the first warps\n";
-            }
+        text += fn.name + ": " +
+                score::divergence_line(got, target, datasets::describe(spec), ctx.rubric.divergence_full_within,
+                                       ctx.rubric.divergence_zero_below) +
+                "\n";
+        std::string why;
+        if (const std::string found = harness::divergence_cause(fn.name, mine.seen.divergence,
+                                                                 harness::divergent_warps(ref.seen.divergence), &why);
+            !found.empty()) {
+            cause = found;
+            text += "  " + cause + ": " + why + "\n";
+        }
         for (const auto& d : mine.seen.divergence) text += first_lines(d.report, 8);
     }
     const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());

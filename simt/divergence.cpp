@@ -20,7 +20,7 @@ namespace detail {
 namespace {
 
 bool g_on = false;
-std::vector<std::vector<std::uintptr_t>> g_traces;  // per lane of the running block
+std::vector<LaneTrace> g_traces;  // per lane of the running block
 LaunchDivergence g_launch;
 std::vector<LaunchDivergence> g_done;
 
@@ -28,7 +28,7 @@ void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
     const unsigned first = warp * 32, last = std::min(threads, first + 32);
     std::vector<const std::vector<std::uintptr_t>*> live;
     for (unsigned t = first; t < last; ++t)
-        if (!g_traces[t].empty()) live.push_back(&g_traces[t]);
+        if (!g_traces[t].pcs.empty()) live.push_back(&g_traces[t].pcs);
     if (live.empty()) return;
 
     if (g_launch.cells.size() <= interval) g_launch.cells.resize(interval + 1, std::vector<DivergenceCell>(g_launch.warps_per_block));
@@ -65,6 +65,19 @@ void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
     }
 }
 
+// The distance between the two nearest distinct elements of one shared
+// array a lane read (0: it read fewer than two).
+std::size_t nearest_reads(std::vector<std::pair<const void*, std::size_t>>& reads) {
+    std::sort(reads.begin(), reads.end());
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < reads.size(); ++i)
+        if (reads[i].first == reads[i - 1].first && reads[i].second != reads[i - 1].second) {
+            const std::size_t gap = reads[i].second - reads[i - 1].second;
+            if (best == 0 || gap < best) best = gap;
+        }
+    return best;
+}
+
 }  // namespace
 
 void divergence_begin_launch(unsigned threads_per_block) {
@@ -75,20 +88,33 @@ void divergence_begin_launch(unsigned threads_per_block) {
     g_traces.assign(threads_per_block, {});
 }
 
+void divergence_shared_read(const void* array, std::size_t index) {
+    if (!g_on || !in_kernel()) return;
+    auto& reads = g_traces[current_thread()].reads;
+    if (reads.size() < 16) reads.emplace_back(array, index);  // a step's reads come first; a loop's need not all count
+}
+
 void divergence_end_interval(unsigned interval_in_block) {
     if (!g_on) return;
     const auto threads = static_cast<unsigned>(g_traces.size());
     for (unsigned w = 0; w * 32 < threads; ++w) fold_warp(w, interval_in_block, threads);
-    for (auto& trace : g_traces) trace.clear();
+    for (auto& trace : g_traces) {
+        if (const std::size_t s = nearest_reads(trace.reads)) {
+            if (g_launch.strides.size() <= interval_in_block) g_launch.strides.resize(interval_in_block + 1);
+            ++g_launch.strides[interval_in_block][s];
+        }
+        trace.pcs.clear();
+        trace.reads.clear();
+    }
 }
 
-void divergence_save(std::vector<std::vector<std::uintptr_t>>& into) {
+void divergence_save(std::vector<LaneTrace>& into) {
     if (!g_on) return;
     into.swap(g_traces);
     g_traces.assign(into.size(), {});
 }
 
-void divergence_restore(std::vector<std::vector<std::uintptr_t>>& from) {
+void divergence_restore(std::vector<LaneTrace>& from) {
     if (!g_on) return;
     g_traces.swap(from);
     from.clear();
@@ -135,6 +161,18 @@ std::string ranges(const std::vector<unsigned>& sorted) {
     return out;
 }
 
+// The stride most lanes had (the smaller of a tie); 0 for none.
+std::size_t most_common(const std::map<std::size_t, unsigned long long>& strides) {
+    std::size_t best = 0;
+    unsigned long long lanes = 0;
+    for (const auto& [s, count] : strides)
+        if (count > lanes) {
+            best = s;
+            lanes = count;
+        }
+    return best;
+}
+
 // The source lines of basic blocks, in line order: "scan.cu:21, scan.cu:22".
 std::string lines_of(const std::set<std::uintptr_t>& pcs) {
     std::map<std::pair<std::string, long>, bool> lines;  // (file, line): in order of file, then line number
@@ -171,11 +209,15 @@ std::string format(const LaunchDivergence& d) {
             which += std::string(which.empty() ? "" : "; ") + (ws.size() == 1 ? "warp " : "warps ") + ranges(ws) +
                      " in " + std::to_string(blocks) + " of " + std::to_string(d.blocks) + " block(s)";
         const std::string at = i < d.divergent_pcs.size() ? lines_of(d.divergent_pcs[i]) : "";
-        intervals += "  interval " + std::to_string(i) + (i == 0 ? " (before the first __syncthreads())" : "") + ": " +
-                     which + (at.empty() ? "" : "; the lanes split at " + at) + "\n";
+        const std::size_t s = i < d.strides.size() ? most_common(d.strides[i]) : 0;
+        intervals += "  interval " + std::to_string(i) + (i == 0 ? " (before the first __syncthreads())" : "") +
+                     (s ? ", stride " + std::to_string(s) : "") + ": " + which +
+                     (at.empty() ? "" : "; the lanes split at " + at) + "\n";
     }
     out += intervals.empty() ? "  no warp diverged\n"
-                             : "  diverged (interval k runs from the k-th __syncthreads() to the next):\n" + intervals;
+                             : "  diverged (interval k runs from the k-th __syncthreads() to the next; stride: the distance "
+                               "between the nearest two shared elements a thread read in it):\n" +
+                                   intervals;
     out += "  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, lanes idle):";
     for (unsigned k = 32; k > 0; --k)
         if (d.active_lanes[k]) out += " " + std::to_string(k) + ":" + std::to_string(d.active_lanes[k]);
@@ -187,6 +229,6 @@ std::string format(const LaunchDivergence& d) {
 extern "C" void __sanitizer_cov_trace_pc() {
     if (--simt::detail::g_steps_left == 0) simt::detail::steps_spent(__builtin_return_address(0));
     if (simt::detail::g_on && simt::detail::in_kernel())
-        simt::detail::g_traces[simt::detail::current_thread()].push_back(
+        simt::detail::g_traces[simt::detail::current_thread()].pcs.push_back(
             reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
 }

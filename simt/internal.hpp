@@ -118,9 +118,18 @@ void trace_interval_end(const std::string& when);
 void divergence_begin_launch(unsigned threads_per_block);
 void divergence_end_interval(unsigned interval_in_block);  // every thread is at a barrier or gone
 void divergence_end_launch();
+// What one lane did in the running barrier interval: the basic blocks it ran,
+// and the shared-memory elements it read (array, index in units of the read's
+// size; the first few), from which the step's stride is told.
+struct LaneTrace {
+    std::vector<std::uintptr_t> pcs;
+    std::vector<std::pair<const void*, std::size_t>> reads;
+};
+// A shared-memory read by the running thread (memcheck.cpp).
+void divergence_shared_read(const void* array, std::size_t index);
 // A block's lane traces put aside while another block runs, and put back.
-void divergence_save(std::vector<std::vector<std::uintptr_t>>& into);
-void divergence_restore(std::vector<std::vector<std::uintptr_t>>& from);
+void divergence_save(std::vector<LaneTrace>& into);
+void divergence_restore(std::vector<LaneTrace>& from);
 
 // Device allocations: [base, base + bytes), each in a mapping of its own
 // (cudaMalloc in runtime.cpp): kRedzone bytes on each side, and the page

@@ -274,6 +274,7 @@ void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, boo
     if (write && !atomic) ++g_progress;
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - a.base);
+    if (!write && size > 0) divergence_shared_read(a.base, offset / size);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
         Word& w = a.shadow[off / 4];
         if (!write && w.w_interval < L.block_first_interval)

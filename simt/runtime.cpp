@@ -184,7 +184,7 @@ struct BlockRun {
     std::uint64_t interval = 0, first_interval = 0;
     unsigned interval_in_block = 0;
     std::shared_ptr<detail::SavedShared> shared;  // while another block runs
-    std::vector<std::vector<std::uintptr_t>> traces;
+    std::vector<detail::LaneTrace> traces;
     // The watchdog: the basic blocks it may still run before one of its
     // threads finishes (detail::g_steps_left while it runs), the barriers it
     // passed meanwhile and where the last one was, and, once they are spent,

@@ -50,6 +50,12 @@ TEST_CASE("targets.json has the reference's figures for every lab function, and 
             const double efficiency = f.at("simt_efficiency").get<double>();
             CHECK_MESSAGE((efficiency > 0.25 && efficiency <= 1.0), fn.name);
             CHECK_MESSAGE(f.at("time_over_copy").get<double>() >= 1.0, fn.name);  // no scan beats a copy of its bytes
+            // per launch, per barrier interval: at most a block's 32 warps (the kit's kernels run 1024 threads)
+            for (const auto& launch : f.at("divergent_warps").get<std::vector<std::vector<unsigned>>>()) {
+                CHECK_MESSAGE(!launch.empty(), fn.name);
+                for (unsigned warps : launch) CHECK_MESSAGE(warps <= 32, fn.name);
+            }
+            CHECK_MESSAGE(!f.at("divergent_warps").empty(), fn.name);
             ++functions;
         }
     }

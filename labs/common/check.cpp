@@ -123,14 +123,21 @@ Row divergence_row(const json& targets, const json& reference, double gate, std:
                      datasets::describe(spec) + "\n";
             continue;
         }
+        const json& ref = reference.at(fn.name);
         const double got = simt_efficiency(seen.divergence);
-        const double target = reference.at(fn.name).at("simt_efficiency").get<double>();
+        const double target = ref.at("simt_efficiency").get<double>();
         if (std::fabs(got - target) > 0.0005)
             mismatches.push_back(fn.name + " SIMT efficiency " + fixed(got, 4) + ", targets.json " + fixed(target, 4));
+        const DivergentWarps warps = divergent_warps(seen.divergence), ref_warps = ref.at("divergent_warps");
+        if (warps != ref_warps)
+            mismatches.push_back(fn.name + " divergent_warps " + json(warps).dump() + ", targets.json " +
+                                 ref.at("divergent_warps").dump());
         const double part = score::divergence_part(got, target, full, zero);
         total += part;
-        r.how += "    " + fn.name + ": SIMT efficiency " + fixed(got * 100, 1) + "% against the reference's " +
-                 fixed(target * 100, 1) + "% on " + datasets::describe(spec) + "\n";
+        r.how += "    " + fn.name + ": " + score::divergence_line(got, target, datasets::describe(spec), full, zero) + "\n";
+        std::string why;
+        if (const std::string cause = divergence_cause(fn.name, seen.divergence, ref_warps, &why); !cause.empty())
+            r.how += "      " + cause + ": " + why + "\n";
     }
     r.score = r.weight * gate * total / static_cast<double>(functions.size());
     r.how = fixed(100 * total / static_cast<double>(functions.size()), 0) + "% of the reference's level (full points within " +

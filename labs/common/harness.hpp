@@ -24,4 +24,8 @@ void show_details(bool print, const std::string& file, const std::string& header
 // Instead of the manifest's datasets, run on these values (--input).
 void use_values(std::vector<float> values);
 
+// --divergence: the lab's divergence target is shown even where some
+// datasets failed (by default only after a run in which all passed).
+void show_divergence_target_always();
+
 }  // namespace harness

@@ -51,7 +51,10 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --details-file F also write every check of every dataset, each failed one
                    in full, to the file F (meson test writes
                    meson-logs/labNN-CLASS.details.txt)
-  --divergence     print each kernel's SIMT divergence (emulator backend only)
+  --divergence     print each kernel's SIMT divergence per dataset (a barrier
+                   interval's line once, at the first dataset that shows it),
+                   then the lab's divergence target, even where datasets
+                   failed (emulator backend only)
   --input "V V .." run the lab's functions on these values instead (spaces or
                    commas between them), checked by the same rules
   --trace NAME[@B] print the __shared__ array NAME of block B (default 0) at
@@ -172,6 +175,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--divergence needs the emulator: configure with -Dscan_backend=emu\n");
         return kUsage;
     }
+    if (divergence) harness::show_divergence_target_always();
     if (!block_order.empty() && !device::set_block_order(block_order)) {
         std::fprintf(stderr, "--block-order: expected a seed (digits), reverse or launch, on the emulator; got '%s'\n",
                      block_order.c_str());

@@ -39,27 +39,38 @@ double simt_efficiency(const std::vector<KernelDivergence>& launches) {
     return sum.active_fraction();
 }
 
-namespace {
-
-unsigned divergent_warps(const KernelDivergence& d, std::size_t interval) {
-    if (interval >= d.cells.size()) return 0;
-    return static_cast<unsigned>(std::count_if(d.cells[interval].begin(), d.cells[interval].end(),
-                                               [](const DivergenceCell& c) { return c.divergent_blocks > 0; }));
+DivergentWarps divergent_warps(const std::vector<KernelDivergence>& launches) {
+    DivergentWarps out;
+    for (const KernelDivergence& d : launches) {
+        auto& row = out.emplace_back();
+        for (const auto& interval : d.cells)
+            row.push_back(static_cast<unsigned>(std::count_if(interval.begin(), interval.end(),
+                                                              [](const DivergenceCell& c) { return c.divergent_blocks > 0; })));
+    }
+    return out;
 }
 
-}  // namespace
-
-std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const std::vector<KernelDivergence>& reference) {
+std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const DivergentWarps& reference) {
     bool reduction = false, distribution = false;
-    for (std::size_t l = 0; l < mine.size() && l < reference.size(); ++l) {
-        const KernelDivergence &m = mine[l], &r = reference[l];
-        for (std::size_t i = 0; i < m.cells.size(); ++i) {
-            const unsigned warps = divergent_warps(m, i);
-            if (warps <= divergent_warps(r, i) || 2 * warps < m.warps_per_block || warps < 2) continue;
-            (2 * i < m.cells.size() ? reduction : distribution) = true;
+    const DivergentWarps warps = divergent_warps(mine);
+    for (std::size_t l = 0; l < mine.size() && l < reference.size(); ++l)
+        for (std::size_t i = 0; i < warps[l].size(); ++i) {
+            const unsigned w = warps[l][i], ref = i < reference[l].size() ? reference[l][i] : 0;
+            if (w <= ref || 2 * w < mine[l].warps_per_block || w < 2) continue;
+            (2 * i < warps[l].size() ? reduction : distribution) = true;
         }
-    }
     return reduction && distribution ? "both trees" : reduction ? "the reduction tree" : distribution ? "the distribution tree" : "";
+}
+
+std::string divergence_cause(const std::string& function, const std::vector<KernelDivergence>& mine,
+                             const DivergentWarps& reference, std::string* why) {
+    if (function.find("brent_kung") == std::string::npos) return "";  // the trees and their mappings are Brent-Kung's
+    const std::string trees = modulo_mapping_trees(mine, reference);
+    if (trees.empty()) return "";
+    if (why)
+        *why = "a test like (t + 1) % (2 * stride) == 0 spreads the busy threads over every warp, so most warps diverge "
+               "at the small strides; the contiguous index = (t + 1) * 2 * stride - 1 keeps them in the first warps";
+    return "likely the modulo mapping in " + trees;
 }
 
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,

@@ -39,15 +39,23 @@ struct KernelDivergence {
 
 // SIMT efficiency of launches together: lane visits / (32 x warp visits); 1 with none.
 double simt_efficiency(const std::vector<KernelDivergence>& launches);
-// The likely cause of a Brent-Kung scan's lower SIMT efficiency than the
-// reference's, for a student: the modulo mapping (its busy threads spread
-// over every warp) in the reduction tree, the distribution tree or both,
-// recognised from the barrier intervals in which most warps of a launch
-// diverge and fewer of the reference's do (the first half of a kernel's
-// intervals holds the reduction tree, the second the distribution tree);
-// "the reduction tree", "the distribution tree", "both trees"; "" where no
-// such interval is.
-std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const std::vector<KernelDivergence>& reference);
+// Per launch, per barrier interval: how many of its warps diverged (in any
+// block). The reference's on the divergence dataset are in labs/targets.json,
+// so ./scan-labs check can tell the cause below without the reference's code.
+using DivergentWarps = std::vector<std::vector<unsigned>>;
+DivergentWarps divergent_warps(const std::vector<KernelDivergence>& launches);
+// The modulo mapping (its busy threads spread over every warp) in a
+// Brent-Kung scan's reduction tree, distribution tree or both, recognised from
+// the barrier intervals in which most warps of a launch diverge and fewer of
+// the reference's do (the first half of a kernel's intervals holds the
+// reduction tree, the second the distribution tree); "the reduction tree",
+// "the distribution tree", "both trees"; "" where no such interval is.
+std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const DivergentWarps& reference);
+// The likely cause of `function`'s lower SIMT efficiency than the reference's,
+// for a student, where it is recognisable: "likely the modulo mapping in both
+// trees"; "" where none is. `why`, if given, gets a line that explains it.
+std::string divergence_cause(const std::string& function, const std::vector<KernelDivergence>& mine,
+                             const DivergentWarps& reference, std::string* why = nullptr);
 
 struct Observation {
     std::size_t n = 0;

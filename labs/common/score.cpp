@@ -38,6 +38,16 @@ double divergence_part(double got, double target, double full_within, double zer
     return std::clamp((got - (target - zero_below)) / (zero_below - full_within), 0.0, 1.0);
 }
 
+std::string divergence_line(double got, double target, const std::string& dataset, double full_within,
+                            double zero_below) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "SIMT efficiency %.1f%% against the reference's %.1f%% on %s (full points from %.1f%%, none below %.1f%%)",
+                  100 * got, 100 * target, dataset.c_str(), 100 * std::max(0.0, target - full_within),
+                  100 * std::max(0.0, target - zero_below));
+    return text;
+}
+
 double rounded_ratio(double ratio, double step) { return step > 0 ? std::round(ratio / step) * step : ratio; }
 
 double timing_part(double ratio, double full_within, double zero_at, double step) {

@@ -309,6 +309,18 @@ TEST_CASE("divergence: Kogge-Stone diverges only in warp 0 at strides 1 to 16 of
     CHECK(divergent(d, 3) == expected);
     CHECK(d.efficiency() > 0.95);
     CHECK(d.efficiency() < 1.0);
+    // The step's stride, from the two buffer elements each thread t >= s
+    // reads: s = 2^(k-1) in interval k, for every such thread of the 3 blocks
+    // (and the smallest of a tie in the last, whose threads t < 512 read the
+    // other buffer's t too, 1024 apart).
+    for (unsigned k = 1; k <= 10; ++k) {
+        const std::size_t s = std::size_t{1} << (k - 1);
+        REQUIRE(d.strides.size() > k);
+        CHECK(d.strides[k].at(s) == 3 * (1024 - s));
+        CHECK(d.strides[k].size() == (k < 10 ? 1 : 2));
+    }
+    CHECK(simt::format(d).find("  interval 3, stride 4: warp 0 in 3 of 3 block(s); the lanes split at kernels.cu:160\n") !=
+          std::string::npos);
     MESSAGE(simt::format(d));
 }
 
@@ -330,12 +342,12 @@ TEST_CASE("divergence: Brent-Kung's modulo test diverges in every warp early; th
     // 1946 lines of single (warp, interval) pairs.
     const std::string text = simt::format(modulo);
     CHECK(std::count(text.begin(), text.end(), '\n') == 14);  // head, legend, intervals 1-11, histogram
-    CHECK(text.find("  interval 1: warps 0-31 in 2 of 2 block(s); the lanes split at ") != std::string::npos);
+    CHECK(text.find("  interval 1, stride 1: warps 0-31 in 2 of 2 block(s); the lanes split at ") != std::string::npos);
     CHECK(text.find("kernels.cu:180, kernels.cu:181\n") != std::string::npos);
-    CHECK(text.find("  interval 7: warps 3, 7, 11, 15, 19, 23, 27, 31 in 2 of 2 block(s)") != std::string::npos);
+    CHECK(text.find("  interval 7, stride 64: warps 3, 7, 11, 15, 19, 23, 27, 31 in 2 of 2 block(s)") != std::string::npos);
     CHECK(text.find("\n  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, "
                     "lanes idle): 32:") != std::string::npos);
-    CHECK(simt::format(contiguous).find("  interval 7: warp 0 in 2 of 2 block(s); the lanes split at kernels.cu:178\n") !=
+    CHECK(simt::format(contiguous).find("  interval 7, stride 64: warp 0 in 2 of 2 block(s); the lanes split at kernels.cu:178\n") !=
           std::string::npos);
     MESSAGE(text << simt::format(contiguous));
 }

@@ -179,10 +179,18 @@ TEST_CASE("the modulo mapping is recognised in the tree(s) where most warps dive
         k.cells[one_warp][0].divergent_blocks = 1;  // as the contiguous mapping's warp 0 at the large strides
         return k;
     };
-    const std::vector<KernelDivergence> reference{kernel({}, 1)};
+    const DivergentWarps reference = divergent_warps({kernel({}, 1)});
+    CHECK(reference == DivergentWarps{{0, 1, 0, 0}});
     CHECK(modulo_mapping_trees({kernel({1}, 3)}, reference) == "the reduction tree");
     CHECK(modulo_mapping_trees({kernel({3}, 1)}, reference) == "the distribution tree");
     CHECK(modulo_mapping_trees({kernel({0, 2}, 1)}, reference) == "both trees");
     CHECK(modulo_mapping_trees({kernel({}, 3)}, reference).empty());  // one warp more: not the modulo mapping's signature
-    CHECK(modulo_mapping_trees({kernel({1}, 3)}, {kernel({1}, 3)}).empty());  // the reference diverges there too
+    CHECK(modulo_mapping_trees({kernel({1}, 3)}, divergent_warps({kernel({1}, 3)})).empty());  // the reference diverges there too
+
+    // Named for a Brent-Kung function only, with the line that explains it.
+    std::string why;
+    CHECK(divergence_cause("brent_kung_scan", {kernel({0, 2}, 1)}, reference, &why) ==
+          "likely the modulo mapping in both trees");
+    CHECK(why.find("(t + 1) * 2 * stride - 1") != std::string::npos);
+    CHECK(divergence_cause("kogge_stone_scan", {kernel({0, 2}, 1)}, reference).empty());
 }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct LaunchDivergence {
     // divergent_pcs[interval]: the basic blocks that some lanes of a warp ran
     // and others did not (or ran less often): the branch that diverged
     std::vector<std::set<std::uintptr_t>> divergent_pcs;
+    // strides[interval][s]: the lanes whose two nearest shared-memory reads
+    // in that interval were s elements apart (a step's stride: Kogge-Stone's
+    // XY[t] and XY[t - s], Brent-Kung's XY[i] and XY[i - s])
+    std::vector<std::map<std::size_t, unsigned long long>> strides;
     double efficiency() const;
 };
 
