@@ -274,7 +274,9 @@ struct LabState {
     std::atomic<unsigned> emu_timeouts{0};
     std::mutex mutex;         // guards block_order, set by the emulator's runs
     std::string block_order;  // the emulator's default block order, for the feedback
-    std::string gpu_hung;  // the GPU run that timed out, when one did: the lab's later GPU work is skipped
+    // function -> its GPU run that timed out, where one did: that function's
+    // later GPU work (datasets, compute-sanitizer, timing) is skipped
+    std::map<std::string, std::string> gpu_hung;
     double gate = 0;       // correctness fraction
     std::vector<std::pair<std::string, std::string>> sanitizer_findings;  // category, finding
     bool divergence_ran = false, timing_ran = false;
@@ -440,7 +442,9 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
 // The GPU's runs of one lab: every dataset in one runner process (--plan), so
 // the CUDA context is made once; a run that leaves the device unusable or
 // crashes the process costs a new process for the rest, and a run that hangs
-// costs one timeout: the lab's later GPU work is skipped.
+// costs one timeout of its function: that function's later GPU work is
+// skipped, the other functions' runs go on in a new process (a lab 03 whose
+// Kogge-Stone hangs keeps its Brent-Kung's points).
 void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) {
     const std::size_t b = index_of(slot, &ws), count = state.units.size();
     const std::string dir = ws.scratch() + "/" + state.lab->suite, on = on_label(ctx, ws);
@@ -448,31 +452,35 @@ void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) 
     fs::create_directories(dir);
     const auto input = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".in"; };
     const auto output = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".obs"; };
-    std::size_t next = 0;  // the first run of the next process
-    const auto timeout = [&](std::size_t i) {
+    std::vector<std::size_t> pending;  // the units still to run, in order; the first is the next process's first
+    for (std::size_t i = 0; i < count; ++i) {
+        write_input(input(i), state.units[i].input);
+        pending.push_back(i);
+    }
+    const auto timeout = [&](std::size_t p) {
+        const std::size_t i = pending[p];
         const double per_million = ctx.rubric.gpu_per_million_s * static_cast<double>(state.units[i].input.size()) / 1e6;
-        return (i == next ? ctx.rubric.run_base_s : ctx.rubric.gpu_step_s) + per_million;
+        return (p == 0 ? ctx.rubric.run_base_s : ctx.rubric.gpu_step_s) + per_million;
     };
-    for (std::size_t i = 0; i < count; ++i) write_input(input(i), state.units[i].input);
-    while (next < count && !stopping()) {
+    while (!pending.empty() && !stopping()) {
         std::ofstream(dir + "/plan.txt") << [&] {
             std::string plan;
-            for (std::size_t i = next; i < count; ++i) plan += state.units[i].function + "\t" + input(i) + "\t" + output(i) + "\n";
+            for (std::size_t i : pending) plan += state.units[i].function + "\t" + input(i) + "\t" + output(i) + "\n";
             return plan;
         }();
         double total = 0;
-        for (std::size_t i = next; i < count; ++i) total += timeout(i);
+        for (std::size_t p = 0; p < pending.size(); ++p) total += timeout(p);
         // Each run gets its own allowance, counted from the end of the one before.
-        std::size_t done = next;
+        std::size_t done = 0;
         double last = 0;
         const Clock::time_point start = Clock::now();
         Limits limits{total};
         limits.step_deadline = [&] {
-            while (done < count && fs::exists(output(done))) {
+            while (done < pending.size() && fs::exists(output(pending[done]))) {
                 ++done;
                 last = since(start);
             }
-            return done < count ? last + timeout(done) : total;
+            return done < pending.size() ? last + timeout(done) : total;
         };
         Outcome o;
         {
@@ -480,30 +488,48 @@ void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) 
             o = run_contained({ws.runner(*state.lab), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx.sandbox,
                               {ws.build_dir()}, slot.env());
         }
-        std::size_t k = next;
-        for (; k < count && fs::exists(output(k)); ++k) {
-            state.units[k].on[b] = judge_run(state.units[k], on, read_run(output(k), state.units[k].input.size()));
-            fs::remove(output(k));
+        std::size_t p = 0;
+        for (; p < pending.size() && fs::exists(output(pending[p])); ++p) {
+            Unit& u = state.units[pending[p]];
+            u.on[b] = judge_run(u, on, read_run(output(pending[p]), u.input.size()));
+            fs::remove(output(pending[p]));
         }
-        if (k == count) break;
-        if (o.exit_code == 3 && k > next) {  // the run before k left the device unusable: the rest in a new process
-            next = k;
+        if (p == pending.size()) break;
+        if (o.exit_code == 3 && p > 0) {  // the run before this one left the device unusable: the rest in a new process
+            pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
             continue;
         }
+        const std::size_t k = pending[p];
         Run failed;
         failed.timed_out = o.timed_out;
         failed.problem = run_problem(o);
         state.units[k].on[b] = judge_run(state.units[k], on, failed);
-        if (o.timed_out || o.exit_code == 77 || !o.started) {
-            const std::string why = o.timed_out ? "the GPU's run of " + state.units[k].what + " timed out before it"
-                                                : failed.problem;
-            if (o.timed_out) state.gpu_hung = state.units[k].what;
-            for (std::size_t j = k + 1; j < count; ++j) state.units[j].on[b] = not_run(state.units[j], on, why);
-            break;
+        std::vector<std::size_t> rest(pending.begin() + static_cast<std::ptrdiff_t>(p) + 1, pending.end());
+        pending.clear();
+        if (o.timed_out) {  // that function's later runs would hang too; the others' go on
+            const std::string& function = state.units[k].function;
+            state.gpu_hung.emplace(function, state.units[k].what);
+            for (std::size_t j : rest)
+                if (state.units[j].function == function)
+                    state.units[j].on[b] = not_run(state.units[j], on, "the GPU's run of " + state.units[k].what +
+                                                                           " timed out before it");
+                else
+                    pending.push_back(j);
+        } else if (o.exit_code == 77 || !o.started) {  // the runner cannot run at all
+            for (std::size_t j : rest) state.units[j].on[b] = not_run(state.units[j], on, failed.problem);
+        } else {
+            pending = rest;
         }
-        next = k + 1;
     }
     fs::remove_all(dir);
+}
+
+// "hierarchical_scan's hidden dataset 2 of lab 04": each function whose GPU run timed out, and the run.
+std::string hung_runs(const LabState& state) {
+    std::string out;
+    for (const auto& [function, what] : state.gpu_hung)
+        out += (out.empty() ? "" : "; ") + function + " on " + what;
+    return out;
 }
 
 TestResult make_test(const std::string& lab, const catalog::Lab& info, const std::string& component,
@@ -524,7 +550,7 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
 // decided per backend, so the GPU's work goes on while the emulator's
 // datasets still run; what the final correctness rules out is not scored.
 bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
-    if (gpu && !state.gpu_hung.empty()) return false;
+    if (gpu && state.gpu_hung.size() == state.lab->functions.size()) return false;
     for (const Unit& u : state.units)
         if (u.scored && u.on[backend].passed) return true;
     return false;
@@ -533,8 +559,8 @@ bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
 // Why a lab's later component is not scored, or "" when it is.
 std::string skip_reason(const LabState& state, bool gpu_work) {
     if (state.gate <= 0) return "not scored: no dataset came out right, and this component is scaled by correctness";
-    if (gpu_work && !state.gpu_hung.empty())
-        return "not run on the GPU: " + state.gpu_hung + " timed out there (a hung kernel costs one timeout)";
+    if (gpu_work && state.gpu_hung.size() == state.lab->functions.size())
+        return "not run on the GPU: " + hung_runs(state) + " timed out there (a hung kernel costs one timeout)";
     return "";
 }
 
@@ -556,7 +582,8 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     for (LabState* state : labs) {
         if (!worth_running(*state, b, true)) continue;
         for (const auto& tool : ctx.rubric.sanitizer_tools)
-            for (const auto& fn : state->lab->functions) jobs.push_back({state, tool, &fn, {}});
+            for (const auto& fn : state->lab->functions)
+                if (!state->gpu_hung.count(fn.name)) jobs.push_back({state, tool, &fn, {}});
     }
     const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
     const std::string scratch = cuda->scratch() + "/sanitizer";
@@ -607,7 +634,7 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
         } else
             for (const auto& f : it->second) text += "FAIL  " + f + "\n";
     }
-    if (!state.gpu_hung.empty()) text += "compute-sanitizer not run: " + state.gpu_hung + " timed out on the GPU\n";
+    if (!state.gpu_hung.empty()) text += "compute-sanitizer not run on " + hung_runs(state) + ": it timed out on the GPU\n";
     const double score = weight * state.gate * clean / 4.0;
     // With no dataset right the emulator's findings are still shown; compute-sanitizer did not run.
     std::string note = skip_reason(state, false);
@@ -721,13 +748,15 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
                                        ctx.rubric.divergence_zero_below) +
                 "\n";
         std::string why;
-        if (const std::string found = harness::divergence_cause(fn.name, mine.seen.divergence,
-                                                                 harness::divergent_warps(ref.seen.divergence), &why);
+        const harness::DivergentWarps ref_warps = harness::divergent_warps(ref.seen.divergence);
+        if (const std::string found = harness::divergence_cause(fn.name, mine.seen.divergence, ref_warps, &why);
             !found.empty()) {
             cause = found;
             text += "  " + cause + ": " + why + "\n";
         }
-        for (const auto& d : mine.seen.divergence) text += first_lines(d.report, 8);
+        // Where it diverges beyond the reference: the lines a student can act on.
+        for (std::size_t l = 0; l < mine.seen.divergence.size(); ++l)
+            text += harness::report_beyond(mine.seen.divergence[l], l < ref_warps.size() ? ref_warps[l] : std::vector<unsigned>{}, 6);
     }
     const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
     std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) + "% of the reference's level";
@@ -757,6 +786,10 @@ void run_timing(Context& ctx, Slot& slot, LabState& state) {
         const std::string seen_path = scratch + "/timing-" + state.lab->suite + "-" + fn.name + ".bin";
         fs::remove(json_path);
         fs::remove(seen_path);
+        if (const auto hung = state.gpu_hung.find(fn.name); hung != state.gpu_hung.end()) {
+            state.timings.push_back({"not run: its GPU run on " + hung->second + " timed out", json_path, seen_path, {}});
+            continue;
+        }
         const std::vector<std::string> command = {
             bench, "--lab", state.lab->id, "--function", fn.name, "--module", cuda->module(*state.lab), "--against",
             reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "compare.hpp"
@@ -60,6 +62,35 @@ std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, cons
             (2 * i < warps[l].size() ? reduction : distribution) = true;
         }
     return reduction && distribution ? "both trees" : reduction ? "the reduction tree" : distribution ? "the distribution tree" : "";
+}
+
+std::string report_beyond(const KernelDivergence& mine, const std::vector<unsigned>& reference, std::size_t lines) {
+    const std::vector<unsigned> warps = divergent_warps({mine}).front();
+    std::istringstream in(mine.report);
+    std::string line, head, beyond, others;
+    std::size_t shown = 0, left = 0, other_shown = 0;
+    const std::string prefix = "  interval ";
+    while (std::getline(in, line)) {
+        if (line.rfind(prefix, 0) != 0) {
+            if (line.rfind("  active lanes", 0) != 0) head += line + "\n";  // the kernel's line, the legend
+            continue;
+        }
+        const std::size_t i = std::strtoul(line.c_str() + prefix.size(), nullptr, 10);
+        const bool more = i < warps.size() && warps[i] > (i < reference.size() ? reference[i] : 0);
+        if (more && shown < lines) {
+            beyond += line + "\n";
+            ++shown;
+        } else if (more) {
+            ++left;
+        } else if (other_shown < lines) {
+            others += line + "\n";
+            ++other_shown;
+        }
+    }
+    if (shown == 0) return head + others + "  [...]\n";
+    return head + beyond +
+           (left ? "  [... and " + std::to_string(left) + " more interval(s) where more warps diverged than the reference's]\n"
+                 : "");
 }
 
 std::string divergence_cause(const std::string& function, const std::vector<KernelDivergence>& mine,

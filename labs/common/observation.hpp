@@ -51,6 +51,12 @@ DivergentWarps divergent_warps(const std::vector<KernelDivergence>& launches);
 // reduction tree, the second the distribution tree); "the reduction tree",
 // "the distribution tree", "both trees"; "" where no such interval is.
 std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const DivergentWarps& reference);
+// A launch's report cut for the grader's feedback: its head and legend, then
+// the lines of the barrier intervals in which more of its warps diverged
+// than the reference's did there (`reference`: that launch's row of
+// divergent_warps), at most `lines` of them, the rest counted; the first
+// intervals where none diverged more.
+std::string report_beyond(const KernelDivergence& mine, const std::vector<unsigned>& reference, std::size_t lines);
 // The likely cause of `function`'s lower SIMT efficiency than the reference's,
 // for a student, where it is recognisable: "likely the modulo mapping in both
 // trees"; "" where none is. `why`, if given, gets a line that explains it.

@@ -194,3 +194,26 @@ TEST_CASE("the modulo mapping is recognised in the tree(s) where most warps dive
     CHECK(why.find("(t + 1) * 2 * stride - 1") != std::string::npos);
     CHECK(divergence_cause("kogge_stone_scan", {kernel({0, 2}, 1)}, reference).empty());
 }
+
+TEST_CASE("the grader's feedback shows the intervals in which more warps diverged than the reference's") {
+    KernelDivergence mine{"bk", 1, 32, std::vector<std::vector<DivergenceCell>>(4, std::vector<DivergenceCell>(32, {32, 1, 0})),
+                          "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n"
+                          "  diverged (legend):\n"
+                          "  interval 0 (before the first __syncthreads()): warp 0 in 1 of 1 block(s)\n"
+                          "  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n"
+                          "  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n"
+                          "  active lanes (legend): 32:9 16:1\n"};
+    mine.cells[0][0].divergent_blocks = 1;
+    for (std::size_t i : {1, 3})
+        for (auto& c : mine.cells[i]) c.divergent_blocks = 1;
+    const std::vector<unsigned> reference{1, 1, 0, 0};  // warp 0 diverges in intervals 0 and 1 of the reference's too
+    CHECK(report_beyond(mine, reference, 6) ==
+          "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n"
+          "  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n");
+    CHECK(report_beyond(mine, reference, 1).find("  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n"
+                                                 "  [... and 1 more interval(s) where more warps diverged than the "
+                                                 "reference's]\n") != std::string::npos);
+    // Nothing beyond the reference's: its first intervals.
+    CHECK(report_beyond(mine, {1, 32, 0, 32}, 1) == "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n"
+                                                   "  interval 0 (before the first __syncthreads()): warp 0 in 1 of 1 block(s)\n  [...]\n");
+}
