@@ -487,6 +487,26 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     stop_launch();
 }
 
+void report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
+    std::string from;
+    if (const auto* a = allocation_around(p))
+        from = "byte offset " + std::to_string(p - a->first) + " of a " + std::to_string(a->second.bytes) +
+               "-byte device allocation";
+    else if (const SharedArray* s = shared_array_at(p))
+        from = "byte offset " + std::to_string(p - s->base) + " of " + s->name;
+    else {
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
+        from = std::string("address ") + address;
+    }
+    report("misaligned address", [&] {
+        return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
+               std::to_string(alignment) + ", at " + source_line(pc) +
+               ": its loads and stores are misaligned, which stops a kernel on a GPU (misaligned address); the launch "
+               "stopped there";
+    });
+}
+
 // The hook runs before the load itself, and a poll may put the thread aside
 // while other blocks write: the access is checked (and what it acquires
 // taken) after the poll, when it holds what the load will read.
@@ -509,6 +529,17 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
 }  // namespace
 
 void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
+
+}  // namespace simt::detail
+
+void simt::misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc) {
+    using namespace simt::detail;
+    if (!in_kernel()) return;  // the lab's host code: nothing faults there
+    report_misaligned(static_cast<const unsigned char*>(address), alignment, type, pc);
+    stop_launch();
+}
+
+namespace simt::detail {
 
 void report_fault(const void* address, const void* pc, bool write) {
     // The faulting instruction's own address: source_line steps back from a return address.

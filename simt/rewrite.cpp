@@ -216,10 +216,45 @@ std::string rewrite_noinline(const std::string& s, const std::vector<bool>& code
     return out + s.substr(copied);
 }
 
+// `reinterpret_cast<T>(` becomes `::simt::reinterpret_checked<T>("T", `: the
+// same cast, which in a kernel also checks the alignment of a pointer it
+// makes (cuda.hpp). A C-style cast is left alone.
+std::string rewrite_casts(const std::string& s, const std::vector<bool>& code) {
+    static const std::string word = "reinterpret_cast";
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t pos = s.find(word); pos != std::string::npos; pos = s.find(word, pos + word.size())) {
+        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + word.size()])) continue;
+        std::size_t open = pos + word.size();
+        while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+        if (open == s.size() || s[open] != '<') continue;
+        std::size_t close = open;
+        for (int depth = 0; close < s.size(); ++close) {
+            if (s[close] == '<') ++depth;
+            if (s[close] == '>' && --depth == 0) break;
+        }
+        std::size_t paren = close + 1;
+        while (paren < s.size() && std::isspace(static_cast<unsigned char>(s[paren]))) ++paren;
+        if (close >= s.size() || paren >= s.size() || s[paren] != '(') continue;  // not a cast g++ would take either
+        std::string type;  // as written, each run of spaces and newlines one space
+        for (std::size_t i = open + 1; i < close; ++i) {
+            const bool space = std::isspace(static_cast<unsigned char>(s[i]));
+            if (!space) type += s[i];
+            else if (!type.empty() && type.back() != ' ') type += ' ';
+        }
+        while (!type.empty() && type.back() == ' ') type.pop_back();
+        out += s.substr(copied, pos - copied) + "::simt::reinterpret_checked" + s.substr(open, close + 1 - open) + "(\"" +
+               type + "\", " + newlines_in(s, close + 1, paren);
+        copied = paren + 1;
+    }
+    return out + s.substr(copied);
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
     std::string s = rewrite_noinline(source, code_mask(source));
+    s = rewrite_casts(s, code_mask(s));
     s = rewrite_extern_shared(s, code_mask(s), path);
     s = register_shared(s, code_mask(s));
     s = rewrite_launches(s, code_mask(s), path);

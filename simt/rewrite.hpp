@@ -5,6 +5,8 @@
 //   __shared__ T name[N];        ->  the same, then simt::declare_shared(&name, ...)
 //                                    on the same line (inside functions), so the
 //                                    checks can name the array and its element
+//   reinterpret_cast<T>(e)       ->  simt::reinterpret_checked<T>("T", e): the same
+//                                    cast, checking a pointer's alignment in kernels
 // Comments, string and character literals are left alone. No line is added or
 // removed, and the output starts with #line 1 "<original path>", so compiler
 // errors and __FILE__/__LINE__ name the student's file and lines.

@@ -472,3 +472,15 @@ cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned whi
     }
     return cudaGetLastError();
 }
+
+// A float4 made from `in + offset` (issue 15's leftover): at an offset of 1
+// or 2 floats its loads fault on a GPU (misaligned address), at 4 they do not.
+__global__ void load_float4(const float* in, float* out, unsigned offset) {
+    const float4 v = reinterpret_cast<const float4*>(in + offset)[threadIdx.x];  // line 479
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
+cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset) {
+    load_float4<<<1, 8>>>(d_in, d_out, offset);  // line 484
+    return cudaGetLastError();
+}

@@ -24,3 +24,4 @@ cudaError_t launch_endless_loop(int* d_out, unsigned blocks, unsigned step, bool
 cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool staggered);
 cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless);
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);
+cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);

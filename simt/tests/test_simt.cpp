@@ -84,6 +84,19 @@ TEST_CASE("rewriter: every __shared__ variable of a function is declared to the 
 
 }
 
+TEST_CASE("rewriter: reinterpret_cast becomes the checked cast, its type named as written") {
+    const std::string src = "auto p = reinterpret_cast<const float4 *>(in + 1)[t];\n"
+                            "auto q = reinterpret_cast<\n  volatile unsigned long long*> (s);  // reinterpret_cast<int>(x)\n"
+                            "int my_reinterpret_cast(int);\n";
+    const std::string out = simt::rewrite(src, "a.cu");
+    CHECK(out.find("auto p = ::simt::reinterpret_checked<const float4 *>(\"const float4 *\", in + 1)[t];\n") !=
+          std::string::npos);
+    CHECK(out.find("auto q = ::simt::reinterpret_checked<\n  volatile unsigned long long*>(\"volatile unsigned long "
+                   "long*\", s);  // reinterpret_cast<int>(x)\n") != std::string::npos);
+    CHECK(out.find("int my_reinterpret_cast(int);") != std::string::npos);
+    CHECK(count_lines(out) == count_lines(src) + 2);
+}
+
 TEST_CASE("rewriter: what it cannot parse is an error naming the line") {
     CHECK_THROWS_WITH_AS(simt::rewrite("a\nk<<<1, 2(x);\n", "a.cu"),
                          "a.cu:2: kernel launch '<<<' has no closing '>>>'", simt::RewriteError);
@@ -618,6 +631,31 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
     // The emulator is intact, and a later launch runs as usual.
     REQUIRE(launch_fill(data.ptr, 2.5f, 64) == cudaSuccess);
     CHECK(download(data.ptr, 64) == std::vector<float>(64, 2.5f));
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("misaligned address: a float4 made from in + 1 stops the launch where it is made, as a GPU faults") {
+    DeviceArray<float> in(64), out(8);
+    REQUIRE(cudaMemset(in.ptr, 0, 64 * sizeof(float)) == cudaSuccess);
+    simt::take_findings();
+    for (unsigned offset : {0u, 4u}) {  // 16-byte aligned: no finding
+        REQUIRE(launch_load_float4(in.ptr, out.ptr, offset) == cudaSuccess);
+        CHECK(simt::take_findings().empty());
+    }
+    for (unsigned offset : {1u, 2u}) {
+        CAPTURE(offset);
+        REQUIRE(launch_load_float4(in.ptr, out.ptr, offset) == cudaSuccess);
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        CHECK(simt::format(f[0]) == "misaligned address in kernel load_float4: block (0,0,0): thread 0 made a const "
+                                    "float4* from byte offset " + std::to_string(4 * offset) +
+                                        " of a 256-byte device allocation, not a multiple of 16, at kernels.cu:479: its "
+                                        "loads and stores are misaligned, which stops a kernel on a GPU (misaligned "
+                                        "address); the launch stopped there; launched at kernels.cu:484");
+    }
+    // Outside a kernel the same cast is the host's business.
+    CHECK(reinterpret_cast<std::uintptr_t>(simt::reinterpret_checked<const double*>("const double*", in.ptr + 1)) ==
+          reinterpret_cast<std::uintptr_t>(in.ptr + 1));
     CHECK(simt::take_findings().empty());
 }
 

@@ -391,4 +391,25 @@ T* dynamic_shared_as() {
     return static_cast<T*>(dynamic_shared());
 }
 
+// A pointer made in a kernel to a type that needs more alignment than its
+// address has (`type` as the cast wrote it): reported, and the launch stopped.
+void misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc);
+
+// What `reinterpret_cast<To>(from)` is rewritten to: the same cast, and in a
+// kernel a check of the pointer it makes. A float4* made from `in + 1`
+// faults at its first load or store on a GPU (misaligned address), while
+// x86 performs them, so the check stops the launch where it is made.
+template <typename To, typename From>
+__attribute__((noinline)) To reinterpret_checked(const char* type, From&& from) {
+    To to = reinterpret_cast<To>(from);
+    if constexpr (std::is_pointer_v<To>) {
+        using Pointee = std::remove_cv_t<std::remove_pointer_t<To>>;
+        if constexpr (!std::is_void_v<Pointee> && !std::is_function_v<Pointee>)
+            if (reinterpret_cast<std::size_t>(to) % alignof(Pointee) != 0)
+                misaligned_pointer(const_cast<const void*>(reinterpret_cast<const volatile void*>(to)), alignof(Pointee),
+                                   type, __builtin_return_address(0));
+    }
+    return to;
+}
+
 }  // namespace simt
