@@ -20,7 +20,8 @@ score and max-score must be the tests' sums.
 """
 import json
 import re
-import sys
+
+import schema_cli  # beside this file (in the Gradescope bundle too)
 
 STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$")
 REQUIRED = ["schema", "classroom", "assignment", "assignment_type", "owner", "submission", "commit", "release",
@@ -148,39 +149,5 @@ def broken_examples():
     ]
 
 
-def self_test():
-    failures = 0
-    if check_text(json.dumps(GOOD)):
-        print(f"FAIL  the valid example is refused: {check_text(json.dumps(GOOD))}")
-        failures += 1
-    for what, data in broken_examples():
-        found = check_text(data)
-        print(f"{'ok  ' if found else 'FAIL'}  refused: {what}" + (f" ({found[0]})" if found else " -- accepted"))
-        failures += not found
-    print(f"self-test: {failures} failed")
-    return 1 if failures else 0
-
-
-def main(argv):
-    if argv == ["--self-test"]:
-        return self_test()
-    if not argv or argv[0].startswith("-"):
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    bad = 0
-    for path in argv:
-        try:
-            with open(path, encoding="utf-8") as f:
-                found = check_text(f.read())
-        except (OSError, UnicodeDecodeError) as e:
-            found = [f"cannot read: {e}"]
-        for p in found:
-            print(f"{path}: {p}")
-        if not found:
-            print(f"{path}: ok")
-        bad += bool(found)
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    schema_cli.run(__doc__, check_text, [("the valid example", json.dumps(GOOD))], broken_examples())

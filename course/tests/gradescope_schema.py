@@ -18,7 +18,8 @@ more than its max_score are refused.
 """
 import json
 import math
-import sys
+
+import schema_cli  # beside this file (in the Gradescope bundle too)
 
 FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
@@ -163,43 +164,8 @@ def broken_examples():
     ]
 
 
-def self_test():
-    failures = 0
-    if check_text(json.dumps(GOOD)):
-        print(f"FAIL  the valid example is refused: {check_text(json.dumps(GOOD))}")
-        failures += 1
-    only_tests = json.dumps({"tests": [{"name": "a", "score": 0, "max_score": 0}]})
-    if check_text(only_tests):
-        print(f"FAIL  scores on every test, none at the top, is refused: {check_text(only_tests)}")
-        failures += 1
-    for what, text in broken_examples():
-        found = check_text(text)
-        print(f"{'ok  ' if found else 'FAIL'}  refused: {what}" + (f" ({found[0]})" if found else " -- accepted"))
-        failures += not found
-    print(f"self-test: {failures} failed")
-    return 1 if failures else 0
-
-
-def main(argv):
-    if argv == ["--self-test"]:
-        return self_test()
-    if not argv or argv[0].startswith("-"):
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    bad = 0
-    for path in argv:
-        try:
-            with open(path, encoding="utf-8") as f:
-                found = check_text(f.read())
-        except (OSError, UnicodeDecodeError) as e:
-            found = [f"cannot read: {e}"]
-        for p in found:
-            print(f"{path}: {p}")
-        if not found:
-            print(f"{path}: ok")
-        bad += bool(found)
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    schema_cli.run(__doc__, check_text,
+                   [("the valid example", json.dumps(GOOD)),
+                    ("scores on every test, none at the top", json.dumps({"tests": [{"name": "a", "score": 0, "max_score": 0}]}))],
+                   broken_examples())
