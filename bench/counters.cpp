@@ -154,7 +154,7 @@ std::string counters_report(const std::string& function, std::size_t n, const Pr
                "; theory " + thousands(t.per_section) + " (" + t.rule + ")";
     } else {
         out += fmt(" = %.3f per element; theory %.3f per element", fadd / static_cast<double>(n), t.additions / static_cast<double>(n)) +
-               " (" + t.rule + ")" + fmt(", bound 4N - 3 = %.3f per element", t.bound / static_cast<double>(n));
+               " (" + t.rule + ")" + (t.bound > 0 ? fmt(", bound 4N - 3 = %.3f per element", t.bound / static_cast<double>(n)) : "");
     }
     out += "; " + t.exercise + "\n";
     out += fmt("  measured / theory: %.4f\n", t.additions > 0 ? fadd / t.additions : 0.0);
