@@ -487,24 +487,25 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     stop_launch();
 }
 
-void report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
+// Only in device allocations (256-byte aligned, as CUDA's) and shared arrays
+// (16-byte aligned): where a local array lands on a GPU is the compiler's.
+// Returns whether it was reported.
+bool report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
     std::string from;
     if (const auto* a = allocation_around(p))
         from = "byte offset " + std::to_string(p - a->first) + " of a " + std::to_string(a->second.bytes) +
                "-byte device allocation";
     else if (const SharedArray* s = shared_array_at(p))
         from = "byte offset " + std::to_string(p - s->base) + " of " + s->name;
-    else {
-        char address[32];
-        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
-        from = std::string("address ") + address;
-    }
+    else
+        return false;
     report("misaligned address", [&] {
         return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
                std::to_string(alignment) + ", at " + source_line(pc) +
                ": its loads and stores are misaligned, which stops a kernel on a GPU (misaligned address); the launch "
                "stopped there";
     });
+    return true;
 }
 
 // The hook runs before the load itself, and a poll may put the thread aside
@@ -535,8 +536,7 @@ void record_atomic(const void* addr, std::size_t size, const void* pc) { on_acce
 void simt::misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc) {
     using namespace simt::detail;
     if (!in_kernel()) return;  // the lab's host code: nothing faults there
-    report_misaligned(static_cast<const unsigned char*>(address), alignment, type, pc);
-    stop_launch();
+    if (report_misaligned(static_cast<const unsigned char*>(address), alignment, type, pc)) stop_launch();
 }
 
 namespace simt::detail {

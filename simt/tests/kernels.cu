@@ -484,3 +484,29 @@ cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset)
     load_float4<<<1, 8>>>(d_in, d_out, offset);  // line 484
     return cudaGetLastError();
 }
+
+// A float4 view of a __shared__ float array and of a local one: aligned on a
+// GPU (a kernel's first shared array; a local array where nvcc puts it), so
+// no finding.
+__global__ void shared_float4(const float* in, float* out) {
+    __shared__ float tile[64];
+    tile[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x < 16) {
+        const float4 v = reinterpret_cast<const float4*>(tile)[threadIdx.x];
+        float local[4];
+        *reinterpret_cast<float4*>(local) = v;
+        out[threadIdx.x] = local[0] + local[1] + local[2] + local[3];
+    }
+}
+
+// CUDA's __align__ qualifier compiles as nvcc has it.
+struct __align__(16) Quad {
+    float v[4];
+};
+static_assert(alignof(Quad) == 16, "__align__(16)");
+
+cudaError_t launch_shared_float4(const float* d_in, float* d_out) {
+    shared_float4<<<1, 64>>>(d_in, d_out);
+    return cudaGetLastError();
+}

@@ -25,3 +25,4 @@ cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool 
 cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless);
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
+cudaError_t launch_shared_float4(const float* d_in, float* d_out);

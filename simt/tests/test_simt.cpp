@@ -635,7 +635,7 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
 }
 
 TEST_CASE("misaligned address: a float4 made from in + 1 stops the launch where it is made, as a GPU faults") {
-    DeviceArray<float> in(64), out(8);
+    DeviceArray<float> in(64), out(16);
     REQUIRE(cudaMemset(in.ptr, 0, 64 * sizeof(float)) == cudaSuccess);
     simt::take_findings();
     for (unsigned offset : {0u, 4u}) {  // 16-byte aligned: no finding
@@ -653,6 +653,10 @@ TEST_CASE("misaligned address: a float4 made from in + 1 stops the launch where 
                                         "loads and stores are misaligned, which stops a kernel on a GPU (misaligned "
                                         "address); the launch stopped there; launched at kernels.cu:484");
     }
+    // A float4 view of a __shared__ float array (16-byte aligned, as a GPU's
+    // first shared array) or of a local array: no finding.
+    REQUIRE(launch_shared_float4(in.ptr, out.ptr) == cudaSuccess);
+    for (const auto& f : simt::take_findings()) FAIL_CHECK(simt::format(f));
     // Outside a kernel the same cast is the host's business.
     CHECK(reinterpret_cast<std::uintptr_t>(simt::reinterpret_checked<const double*>("const double*", in.ptr + 1)) ==
           reinterpret_cast<std::uintptr_t>(in.ptr + 1));

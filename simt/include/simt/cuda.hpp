@@ -18,8 +18,14 @@
 #define __forceinline__ inline __attribute__((always_inline))
 // (__noinline__ is replaced by the rewriter, not defined here: rewrite.cpp.)
 #define __launch_bounds__(...)
-// One instance per block: all fibers of a block run on one OS thread.
-#define __shared__ static thread_local
+// One instance per block: all fibers of a block run on one OS thread. Each
+// array 16-byte aligned, as a kernel's first __shared__ array is on a GPU,
+// so a float4 view of one is never taken for misaligned (misaligned_pointer).
+#define __shared__ alignas(16) static thread_local
+// CUDA's alignment qualifier (`__shared__ __align__(16) float tile[N];`,
+// `struct __align__(16) pair {...}`), GCC's attribute, which may stand where
+// nvcc allows it among the specifiers.
+#define __align__(n) __attribute__((aligned(n)))
 #define __constant__ static
 
 // ---- types and errors (values as in CUDA's driver_types.h) -------------------
