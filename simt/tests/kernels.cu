@@ -485,9 +485,8 @@ cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset)
     return cudaGetLastError();
 }
 
-// A float4 view of a __shared__ float array and of a local one: aligned on a
-// GPU (a kernel's first shared array; a local array where nvcc puts it), so
-// no finding.
+// A float4 view of a __shared__ float array (a kernel's first is at offset 0
+// on a GPU) and of a local one (where nvcc puts it is its own): no finding.
 __global__ void shared_float4(const float* in, float* out) {
     __shared__ float tile[64];
     tile[threadIdx.x] = in[threadIdx.x];

@@ -19,8 +19,9 @@
 // (__noinline__ is replaced by the rewriter, not defined here: rewrite.cpp.)
 #define __launch_bounds__(...)
 // One instance per block: all fibers of a block run on one OS thread. Each
-// array 16-byte aligned, as a kernel's first __shared__ array is on a GPU,
-// so a float4 view of one is never taken for misaligned (misaligned_pointer).
+// array 16-byte aligned: nvcc packs a kernel's arrays at their type's
+// alignment, the first at offset 0, so a float4 view the GPU runs is never
+// reported here as misaligned (misaligned_pointer); one it faults on may be missed.
 #define __shared__ alignas(16) static thread_local
 // CUDA's alignment qualifier (`__shared__ __align__(16) float tile[N];`,
 // `struct __align__(16) pair {...}`), GCC's attribute, which may stand where
