@@ -442,9 +442,10 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
 // The GPU's runs of one lab: every dataset in one runner process (--plan), so
 // the CUDA context is made once; a run that leaves the device unusable or
 // crashes the process costs a new process for the rest, and a run that hangs
-// costs one timeout of its function: that function's later GPU work is
-// skipped, the other functions' runs go on in a new process (a lab 03 whose
-// Kogge-Stone hangs keeps its Brent-Kung's points).
+// costs a timeout of its function only: the other functions' runs go on in a
+// new process (a lab 03 whose Kogge-Stone hangs keeps its Brent-Kung's
+// points), and that function's later compute-sanitizer and timing runs are
+// skipped.
 void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) {
     const std::size_t b = index_of(slot, &ws), count = state.units.size();
     const std::string dir = ws.scratch() + "/" + state.lab->suite, on = on_label(ctx, ws);
@@ -453,6 +454,7 @@ void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) 
     const auto input = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".in"; };
     const auto output = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".obs"; };
     std::vector<std::size_t> pending;  // the units still to run, in order; the first is the next process's first
+    std::map<std::string, unsigned> hangs;  // function -> its GPU runs that timed out
     for (std::size_t i = 0; i < count; ++i) {
         write_input(input(i), state.units[i].input);
         pending.push_back(i);
@@ -506,13 +508,25 @@ void run_gpu_datasets(Context& ctx, Slot& slot, Workspace& ws, LabState& state) 
         state.units[k].on[b] = judge_run(state.units[k], on, failed);
         std::vector<std::size_t> rest(pending.begin() + static_cast<std::ptrdiff_t>(p) + 1, pending.end());
         pending.clear();
-        if (o.timed_out) {  // that function's later runs would hang too; the others' go on
+        if (o.timed_out) {
+            // The others' runs go on. That function's go on smallest first (a
+            // hang that grows with n then costs only the runs it hangs on)
+            // until it has timed out give_up_after times; then the rest are
+            // not run.
             const std::string& function = state.units[k].function;
             state.gpu_hung.emplace(function, state.units[k].what);
+            const bool give_up = ++hangs[function] >= ctx.rubric.give_up_after;
+            std::vector<std::size_t> its;
             for (std::size_t j : rest)
-                if (state.units[j].function == function)
-                    state.units[j].on[b] = not_run(state.units[j], on, "the GPU's run of " + state.units[k].what +
-                                                                           " timed out before it");
+                (state.units[j].function == function ? its : pending).push_back(j);
+            std::stable_sort(its.begin(), its.end(), [&](std::size_t x, std::size_t y) {
+                return state.units[x].input.size() < state.units[y].input.size();
+            });
+            for (std::size_t j : its)
+                if (give_up)
+                    state.units[j].on[b] = not_run(state.units[j], on, function + "'s GPU runs timed out " +
+                                                                           std::to_string(hangs[function]) +
+                                                                           " times, the last on " + state.units[k].what);
                 else
                     pending.push_back(j);
         } else if (o.exit_code == 77 || !o.started) {  // the runner cannot run at all
