@@ -574,7 +574,7 @@ bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
 std::string skip_reason(const LabState& state, bool gpu_work) {
     if (state.gate <= 0) return "not scored: no dataset came out right, and this component is scaled by correctness";
     if (gpu_work && state.gpu_hung.size() == state.lab->functions.size())
-        return "not run on the GPU: " + hung_runs(state) + " timed out there (a hung kernel costs one timeout)";
+        return "not run on the GPU: " + hung_runs(state) + " timed out there (a hung kernel costs its function's later GPU work)";
     return "";
 }
 

@@ -89,7 +89,7 @@ void divergence_begin_launch(unsigned threads_per_block) {
 }
 
 void divergence_shared_read(const void* array, std::size_t index) {
-    if (!g_on || !in_kernel()) return;
+    if (!g_on) return;  // (called from a kernel's shared access only)
     auto& reads = g_traces[current_thread()].reads;
     if (reads.size() < 16) reads.emplace_back(array, index);  // a step's reads come first; a loop's need not all count
 }

@@ -380,6 +380,18 @@ std::string access_by_thread(bool write, std::size_t size) {
            (size ? " " + std::to_string(size) + " bytes" : std::string());
 }
 
+// The allocation all of [p, p + size) lies in, or none.
+const std::pair<const unsigned char* const, Allocation>* allocation_holding(const unsigned char* p, std::size_t size) {
+    const auto& allocs = allocations();
+    auto it = allocs.upper_bound(p);
+    if (it == allocs.begin()) return nullptr;
+    --it;
+    return p + size <= it->first + it->second.bytes ? &*it : nullptr;
+}
+
+// "a 128-byte device allocation", for reports.
+std::string device_allocation(const Allocation& a) { return "a " + std::to_string(a.bytes) + "-byte device allocation"; }
+
 // The allocation whose mapping (guard pages included) holds p, or none.
 const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p) {
     const auto& allocs = allocations();
@@ -414,7 +426,7 @@ bool mapped(const unsigned char* p) {
 void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at) {
     std::string check = "out-of-bounds access", message = access_by_thread(write, size);
     if (const auto* a = allocation_around(p)) {
-        message += " " + outside(p - a->first, "a " + std::to_string(a->second.bytes) + "-byte device allocation") + at;
+        message += " " + outside(p - a->first, device_allocation(a->second)) + at;
     } else if (!mapped(p)) {
         char address[32];
         std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
@@ -446,34 +458,29 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     const auto* p = static_cast<const unsigned char*>(addr);
     if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
 
-    const auto& allocs = allocations();
-    if (auto it = allocs.upper_bound(p); it != allocs.begin()) {
-        --it;
+    if (const auto* it = allocation_holding(p, size)) {
         const unsigned char* base = it->first;
-        const std::size_t bytes = it->second.bytes;
-        if (p + size <= base + bytes) {
-            const std::size_t given = it->second.given;
-            if (!write && static_cast<std::size_t>(p - base) + size > given)
-                return report("out-of-bounds access", [&] {
-                    return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
-                           std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
-                           " elements the lab function was given) at " + line_of(pc_id(pc));
-                });
-            if (write) it->second.kernel_written = true;
-            if (atomic || is_volatile) acquire(p);  // before the check: an RMW reads first
-            global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
-            if (write && is_volatile) {
-                ++g_progress;
-                release(p, false);
-            }
-            return;
+        const std::size_t bytes = it->second.bytes, given = it->second.given;
+        if (!write && static_cast<std::size_t>(p - base) + size > given)
+            return report("out-of-bounds access", [&] {
+                return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
+                       std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
+                       " elements the lab function was given) at " + line_of(pc_id(pc));
+            });
+        if (write) it->second.kernel_written = true;
+        if (atomic || is_volatile) acquire(p);  // before the check: an RMW reads first
+        global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
+        if (write && is_volatile) {
+            ++g_progress;
+            release(p, false);
         }
+        return;
     }
     // Out of bounds of an allocation, where its mapping has memory: reported, and performed.
     if (const auto* a = allocation_around(p); a && p + kRedzone >= a->first && p + size <= a->second.accessible_high)
         return report("out-of-bounds access", [&] {
             return access_by_thread(write, size) + " " +
-                   outside(p - a->first, "a " + std::to_string(a->second.bytes) + "-byte device allocation") + " at " +
+                   outside(p - a->first, device_allocation(a->second)) + " at " +
                    line_of(pc_id(pc));
         });
     for (auto& a : g_shared)  // just outside a shared array
@@ -493,8 +500,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
 bool report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
     std::string from;
     if (const auto* a = allocation_around(p))
-        from = "byte offset " + std::to_string(p - a->first) + " of a " + std::to_string(a->second.bytes) +
-               "-byte device allocation";
+        from = "byte offset " + std::to_string(p - a->first) + " of " + device_allocation(a->second);
     else if (const SharedArray* s = shared_array_at(p))
         from = "byte offset " + std::to_string(p - s->base) + " of " + s->name;
     else
@@ -517,9 +523,8 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
         // shared memory is checked first, which stops the launch where
         // nothing may be read.
         const auto* p = static_cast<const unsigned char*>(addr);
-        const auto next = allocations().upper_bound(p);
-        const bool device = next != allocations().begin() && p + size <= std::prev(next)->first + std::prev(next)->second.bytes;
-        if (!device && !shared_array_at(p) && !is_program_memory(p)) on_access(addr, size, false, pc, false, true);
+        if (!allocation_holding(p, size) && !shared_array_at(p) && !is_program_memory(p))
+            on_access(addr, size, false, pc, false, true);
         unsigned long long value = 0;
         std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
         poll(addr, value, pc);

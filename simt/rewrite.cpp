@@ -41,6 +41,18 @@ std::size_t line_of(const std::string& s, std::size_t pos) {
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Whether the `length` characters at `pos` are program text and a word of
+// their own (no identifier character either side).
+bool word_at(const std::string& s, const std::vector<bool>& code, std::size_t pos, std::size_t length) {
+    return code[pos] && !(pos > 0 && is_ident(s[pos - 1])) && !is_ident(s[pos + length]);
+}
+
+// The first position from `i` on that is not a space or newline.
+std::size_t skip_space(const std::string& s, std::size_t i) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    return i;
+}
+
 std::string collapse_space(const std::string& s) {
     std::string out;
     for (char c : s)
@@ -116,8 +128,7 @@ std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>&
     for (std::size_t pos = s.find("extern"); pos != std::string::npos; pos = s.find("extern", next)) {
         next = pos + 6;
         if (!code[pos] || (pos > 0 && is_ident(s[pos - 1]))) continue;
-        std::size_t k = pos + 6;
-        while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+        const std::size_t k = skip_space(s, pos + 6);
         if (s.compare(k, 10, "__shared__") != 0) continue;
         const std::size_t semi = s.find(';', k);
         const std::string where = path + ":" + std::to_string(line_of(s, pos)) + ": ";
@@ -186,7 +197,7 @@ std::string register_shared(const std::string& s, const std::vector<bool>& code)
     std::size_t copied = 0, next = 0;
     for (std::size_t pos = s.find("__shared__"); pos != std::string::npos; pos = s.find("__shared__", next)) {
         next = pos + 10;
-        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + 10])) continue;
+        if (!word_at(s, code, pos, 10)) continue;
         const std::size_t semi = s.find(';', pos);
         if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
         const std::string decl = s.substr(pos + 10, semi - pos - 10);
@@ -209,7 +220,7 @@ std::string rewrite_noinline(const std::string& s, const std::vector<bool>& code
     std::string out;
     std::size_t copied = 0;
     for (std::size_t pos = s.find(word); pos != std::string::npos; pos = s.find(word, pos + word.size())) {
-        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + word.size()])) continue;
+        if (!word_at(s, code, pos, word.size())) continue;
         out += s.substr(copied, pos - copied) + "__attribute__((noinline))";
         copied = pos + word.size();
     }
@@ -224,18 +235,17 @@ std::string rewrite_casts(const std::string& s, const std::vector<bool>& code) {
     std::string out;
     std::size_t copied = 0;
     for (std::size_t pos = s.find(word); pos != std::string::npos; pos = s.find(word, pos + word.size())) {
-        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1])) || is_ident(s[pos + word.size()])) continue;
-        std::size_t open = pos + word.size();
-        while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+        if (!word_at(s, code, pos, word.size())) continue;
+        const std::size_t open = skip_space(s, pos + word.size());
         if (open == s.size() || s[open] != '<') continue;
         std::size_t close = open;
         for (int depth = 0; close < s.size(); ++close) {
             if (s[close] == '<') ++depth;
             if (s[close] == '>' && --depth == 0) break;
         }
-        std::size_t paren = close + 1;
-        while (paren < s.size() && std::isspace(static_cast<unsigned char>(s[paren]))) ++paren;
-        if (close >= s.size() || paren >= s.size() || s[paren] != '(') continue;  // not a cast g++ would take either
+        if (close >= s.size()) continue;
+        const std::size_t paren = skip_space(s, close + 1);
+        if (paren >= s.size() || s[paren] != '(') continue;  // not a cast g++ would take either
         std::string type;  // as written, each run of spaces and newlines one space
         for (std::size_t i = open + 1; i < close; ++i) {
             const bool space = std::isspace(static_cast<unsigned char>(s[i]));

@@ -9,7 +9,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "check.hpp"
 #include "compare.hpp"
@@ -47,25 +46,23 @@ bool exact_values(const std::vector<float>& values) {
 std::map<std::string, std::string> g_intervals_shown;
 
 std::string fold_shown_intervals(const KernelDivergence& d, const std::string& dataset) {
-    std::istringstream in(d.report);
-    std::string out, line;
+    const ReportParts parts = split_report(d.report);
+    std::string out = parts.head;
     std::set<std::string> earlier;  // the datasets that showed the lines left out
     std::size_t repeated = 0;
-    while (std::getline(in, line)) {
-        if (line.rfind("  interval ", 0) == 0) {
-            const auto [at, fresh] = g_intervals_shown.emplace(d.kernel + "\n" + line, dataset);
-            if (!fresh) {
-                ++repeated;
-                earlier.insert(at->second);
-                continue;
-            }
+    for (const auto& [interval, line] : parts.intervals) {
+        const auto [at, fresh] = g_intervals_shown.emplace(d.kernel + "\n" + line, dataset);
+        if (fresh) {
+            out += line;
+        } else {
+            ++repeated;
+            earlier.insert(at->second);
         }
-        if (repeated && line.rfind("  active lanes", 0) == 0)
-            out += "  (and " + std::to_string(repeated) + " interval(s) as shown above for " +
-                   (earlier.size() == 1 ? *earlier.begin() : "earlier datasets") + ")\n";
-        out += line + "\n";
     }
-    return out;
+    if (repeated)
+        out += "  (and " + std::to_string(repeated) + " interval(s) as shown above for " +
+               (earlier.size() == 1 ? *earlier.begin() : "earlier datasets") + ")\n";
+    return out + parts.lanes;
 }
 
 std::string list(const std::vector<float>& v) {

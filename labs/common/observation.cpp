@@ -64,31 +64,40 @@ std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, cons
     return reduction && distribution ? "both trees" : reduction ? "the reduction tree" : distribution ? "the distribution tree" : "";
 }
 
+ReportParts split_report(const std::string& report) {
+    ReportParts parts;
+    std::istringstream in(report);
+    const std::string interval = "  interval ";
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(interval, 0) == 0)
+            parts.intervals.push_back({std::strtoul(line.c_str() + interval.size(), nullptr, 10), line + "\n"});
+        else if (line.rfind("  active lanes", 0) == 0)
+            parts.lanes += line + "\n";
+        else
+            parts.head += line + "\n";
+    }
+    return parts;
+}
+
 std::string report_beyond(const KernelDivergence& mine, const std::vector<unsigned>& reference, std::size_t lines) {
     const std::vector<unsigned> warps = divergent_warps({mine}).front();
-    std::istringstream in(mine.report);
-    std::string line, head, beyond, others;
+    const ReportParts parts = split_report(mine.report);
+    std::string beyond, others;
     std::size_t shown = 0, left = 0, other_shown = 0;
-    const std::string prefix = "  interval ";
-    while (std::getline(in, line)) {
-        if (line.rfind(prefix, 0) != 0) {
-            if (line.rfind("  active lanes", 0) != 0) head += line + "\n";  // the kernel's line, the legend
-            continue;
-        }
-        const std::size_t i = std::strtoul(line.c_str() + prefix.size(), nullptr, 10);
+    for (const auto& [i, line] : parts.intervals) {
         const bool more = i < warps.size() && warps[i] > (i < reference.size() ? reference[i] : 0);
         if (more && shown < lines) {
-            beyond += line + "\n";
+            beyond += line;
             ++shown;
         } else if (more) {
             ++left;
         } else if (other_shown < lines) {
-            others += line + "\n";
+            others += line;
             ++other_shown;
         }
     }
-    if (shown == 0) return head + others + "  [...]\n";
-    return head + beyond +
+    if (shown == 0) return parts.head + others + "  [...]\n";
+    return parts.head + beyond +
            (left ? "  [... and " + std::to_string(left) + " more interval(s) where more warps diverged than the reference's]\n"
                  : "");
 }

@@ -51,6 +51,15 @@ DivergentWarps divergent_warps(const std::vector<KernelDivergence>& launches);
 // reduction tree, the second the distribution tree); "the reduction tree",
 // "the distribution tree", "both trees"; "" where no such interval is.
 std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const DivergentWarps& reference);
+// A launch's report (simt::format) in its parts: the kernel's line and the
+// legend (or "no warp diverged"), each barrier interval's line with its
+// number, and the active-lanes line; each line with its newline.
+struct ReportParts {
+    std::string head;
+    std::vector<std::pair<std::size_t, std::string>> intervals;
+    std::string lanes;
+};
+ReportParts split_report(const std::string& report);
 // A launch's report cut for the grader's feedback: its head and legend, then
 // the lines of the barrier intervals in which more of its warps diverged
 // than the reference's did there (`reference`: that launch's row of

@@ -206,6 +206,11 @@ TEST_CASE("the grader's feedback shows the intervals in which more warps diverge
     mine.cells[0][0].divergent_blocks = 1;
     for (std::size_t i : {1, 3})
         for (auto& c : mine.cells[i]) c.divergent_blocks = 1;
+    const ReportParts parts = split_report(mine.report);
+    CHECK(parts.head == "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n");
+    REQUIRE(parts.intervals.size() == 3);
+    CHECK(parts.intervals[2] == std::make_pair(std::size_t{3}, std::string("  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n")));
+    CHECK(parts.lanes == "  active lanes (legend): 32:9 16:1\n");
     const std::vector<unsigned> reference{1, 1, 0, 0};  // warp 0 diverges in intervals 0 and 1 of the reference's too
     CHECK(report_beyond(mine, reference, 6) ==
           "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n"

@@ -51,8 +51,8 @@ struct LaunchDivergence {
 void set_divergence_tracing(bool on);
 std::vector<LaunchDivergence> take_divergence();
 // A few lines for a person: the efficiency; per barrier interval where a warp
-// diverged, the warps (as ranges) and the source lines of the branch; the
-// active-lanes histogram, explained.
+// diverged, its stride, the warps (as ranges) and the source lines of the
+// branch; the active-lanes histogram, explained.
 std::string format(const LaunchDivergence& d);
 
 // Trace mode: after every barrier of block `block` (in launch order: blockIdx.x
