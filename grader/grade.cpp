@@ -267,6 +267,10 @@ struct Unit {
 struct LabState {
     const catalog::Lab* lab;
     std::string file;
+    std::vector<simt::Limit> limits;  // what of its scan.cu the emulator cannot run (simt/limits.hpp)
+    // Where the emulator cannot run it and a GPU grades it alone: the index
+    // of the emulator's workspace, whose verdicts then do not count; else -1.
+    int emu_off = -1;
     std::string cache_key;  // where its result goes in the result cache; empty: it is not kept
     LabResult out;
     std::vector<Unit> units;
@@ -649,6 +653,9 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
             for (const auto& f : it->second) text += "FAIL  " + f + "\n";
     }
     if (!state.gpu_hung.empty()) text += "compute-sanitizer not run on " + hung_runs(state) + ": it timed out on the GPU\n";
+    if (state.emu_off >= 0)
+        text += "the emulator's checks: not run: " + simt::summarize("scan.cu", state.limits) +
+                " is beyond the CPU emulator; compute-sanitizer's on the GPU are scored\n";
     const double score = weight * state.gate * clean / 4.0;
     // With no dataset right the emulator's findings are still shown; compute-sanitizer did not run.
     std::string note = skip_reason(state, false);
@@ -720,6 +727,14 @@ Component score_divergence(Context& ctx, Slot& slot, LabState& state, LabResult&
         t.status = Status::NotGradable;
         out.tests.push_back(t);
         return {"divergence", 0, weight, false, "needs the emulator"};
+    }
+    if (state.emu_off >= 0) {
+        const std::string why = "not run: " + simt::summarize("scan.cu", state.limits) +
+                                " is beyond the CPU emulator, which measures control divergence";
+        TestResult t = make_test(state.lab->id, *state.lab, "divergence", "control divergence", 0, 0, why);
+        t.status = Status::NotGradable;
+        out.tests.push_back(t);
+        return {"divergence", 0, weight, false, why};
     }
     std::string why = skip_reason(state, false);
     if (why.empty() && !state.divergence_ran) why = "not run: no dataset came out right on the emulator";
@@ -943,7 +958,9 @@ void score_correctness(const Context& ctx, LabState& state) {
     std::size_t scored = 0, passed = 0;
     for (auto& u : state.units) {
         u.passed = true;
-        for (const Verdict& v : u.on) {
+        for (std::size_t b = 0; b < u.on.size(); ++b) {
+            if (static_cast<int>(b) == state.emu_off) continue;
+            const Verdict& v = u.on[b];
             u.passed = u.passed && v.passed;
             u.feedback += v.feedback;
             for (const auto& [category, f] : v.findings) note_finding(state, category, f);
@@ -988,6 +1005,59 @@ bool decided_by_the_code(const LabState& state) {
     for (const auto& [mine, reference] : state.divergence)
         if (mine.timed_out || reference.timed_out) return false;
     return true;
+}
+
+// The first library of the rubric's forbid list for the lab that scan.cu
+// uses, as the message that rejects it; "" when it uses none.
+std::string forbidden_library(const Context& ctx, const catalog::Lab& lab, const std::vector<simt::Limit>& limits) {
+    const auto it = ctx.rubric.forbid.find(lab.id);
+    if (it == ctx.rubric.forbid.end()) return "";
+    for (const simt::Limit& l : limits)
+        if (std::find(it->second.begin(), it->second.end(), l.construct) != it->second.end())
+            return "scan.cu:" + std::to_string(l.line) + " uses " + l.construct + " (`" + l.written + "`), which lab " +
+                   lab.id.substr(0, 2) + " does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)";
+    return "";
+}
+
+// g++ rejecting, on the emulator, a file nvcc compiles: a construct the
+// emulator lacks, named by the compiler's first error on the student's file.
+simt::Limit rejected_by_gxx(const std::string& errors) {
+    static const std::regex first(R"(scan\.cu:([0-9]+):[0-9]+: error: ([^\n]*))");
+    std::smatch m;
+    if (std::regex_search(errors, m, first)) return {"code the emulator's compiler rejects", m[2], std::stoi(m[1])};
+    return {"code the emulator's compiler rejects", first_lines(errors, 1).substr(0, 200), 0};
+}
+
+// How a lab's builds came out: the builds that failed and their errors,
+// nvcc's first (a file nvcc rejects is the student's compile error, whatever
+// the emulator made of it). Where the emulator's g++ rejects a file nvcc
+// compiles (the GPU's build, or nvcc alone on a machine without a GPU), that
+// is the emulator's gap, not the student's error: it becomes the lab's
+// limit, as a construct the limits scan found would.
+struct BuildOutcome {
+    std::string failed, errors;
+};
+BuildOutcome judge_build(const Context& ctx, Slot& slot, const std::vector<std::vector<BuildResult>>& builds,
+                         std::size_t i, LabState& state) {
+    Workspace* emu = workspace_for(slot, "emu");
+    Workspace* cuda = workspace_for(slot, "cuda");
+    const BuildResult* emu_build = emu ? &builds[index_of(slot, emu)][i] : nullptr;
+    std::optional<BuildResult> nvcc;
+    if (cuda) nvcc = builds[index_of(slot, cuda)][i];
+    else if (emu_build && (!emu_build->ok || !state.limits.empty()))
+        nvcc = nvcc_check(ctx.kit, *state.lab, state.file, emu->scratch() + "/nvcc-check", ctx.rubric.build_timeout_s,
+                          ctx.sandbox);
+    BuildOutcome out;
+    const auto fail = [&](const std::string& build, const std::string& errors) {
+        out.failed += (out.failed.empty() ? "" : ", ") + build;
+        out.errors += (out.errors.empty() ? "" : "\n") + std::string("Compile errors (") + build + "):\n" + errors;
+    };
+    if (nvcc && !nvcc->ok) fail("cuda", nvcc->errors);
+    if (emu_build && !emu_build->ok) {
+        if (nvcc && nvcc->ok) state.limits = {rejected_by_gxx(emu_build->errors)};
+        else fail("emu", emu_build->errors);
+    }
+    return out;
 }
 
 void check_stop() {
@@ -1046,6 +1116,26 @@ LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::strin
     return out;
 }
 
+LabResult needs_gpu_lab(const Context& ctx, const catalog::Lab& lab, const std::vector<simt::Limit>& limits) {
+    const Weights& w = ctx.rubric.weights_of(lab.id);
+    LabResult out;
+    out.lab = lab.id;
+    out.submitted = true;
+    out.emulator_limits = limits;
+    out.note = "needs a GPU to grade: " + simt::summarize("scan.cu", limits) + " is beyond the CPU emulator";
+    for (const auto& [name, weight] : {std::pair<const char*, double>{"correctness", w.correctness}, {"safety", w.safety},
+                                       {"divergence", w.divergence}, {"timing", w.timing}})
+        out.components.push_back({name, 0, weight, false, out.note});
+    std::string text = "This machine has no GPU, and the CPU emulator cannot run this scan.cu:\n";
+    for (const simt::Limit& l : limits) text += "  scan.cu:" + std::to_string(l.line) + ": " + simt::describe(l) + "\n";
+    text += "This is the kit's limit, not a bug in the code: the lab is graded on a machine with an NVIDIA GPU, and "
+            "the gradebook flags it for the instructor.\n";
+    TestResult t = make_test(lab.id, lab, "build", "emulator", 0, 0, text);
+    t.status = Status::NotGradable;
+    out.tests.push_back(t);
+    return out;
+}
+
 Slot make_slot(Context& ctx, unsigned index) {
     Slot slot;
     if (std::find(ctx.backends.begin(), ctx.backends.end(), "cuda") != ctx.backends.end() && !ctx.gpus.empty()) {
@@ -1096,8 +1186,12 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             out.submitted = true;
             state->file = file->second;
             out.source = read_file(file->second);
+            state->limits = simt::find_limits(out.source, ctx.kit + "/simt/include");
             if (const std::string broken = source_policy(out.source); !broken.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
+                out.submitted = true;
+            } else if (const std::string library = forbidden_library(ctx, *state->lab, state->limits); !library.empty()) {
+                out = zero_lab(ctx, *state->lab, "build", "rejected by the rubric: " + library, "Not built: " + library + "\n");
                 out.submitted = true;
             } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, out.source) : "";
                        const auto hit = key.empty() ? std::nullopt : ctx.cache.find(key)) {
@@ -1123,21 +1217,22 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     std::vector<LabState*> graded;
     for (std::size_t i = 0; i < to_build.size(); ++i) {
         LabState& state = **std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == to_build[i].first; });
-        // Every backend that failed is named, with its own messages: g++ on the
-        // emulator and nvcc see different things (one may accept what the other does not).
-        std::string failed, errors;
-        for (std::size_t w = 0; w < slot.workspaces.size(); ++w)
-            if (!builds[w][i].ok) {
-                const std::string& backend = slot.workspaces[w]->backend();
-                failed += (failed.empty() ? "" : ", ") + backend;
-                errors += (errors.empty() ? "" : "\n") + std::string("Compile errors (") + backend + "):\n" + builds[w][i].errors;
-            }
-        if (!failed.empty()) {
-            state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + failed + ")", errors);
+        const BuildOutcome b = judge_build(ctx, slot, builds, i, state);
+        if (!b.failed.empty()) {
+            state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + b.failed + ")", b.errors);
             state.out.submitted = true;
             continue;
         }
+        if (!state.limits.empty() && !workspace_for(slot, "cuda")) {
+            state.out = needs_gpu_lab(ctx, *state.lab, state.limits);
+            continue;
+        }
+        if (!state.limits.empty()) {
+            state.emu_off = static_cast<int>(index_of(slot, workspace_for(slot, "emu")));
+            state.out.note = "graded on the GPU only: " + simt::summarize("scan.cu", state.limits) + " is beyond the CPU emulator";
+        }
         state.out.built = true;
+        state.out.emulator_limits = state.limits;
         plan_units(ctx, state);
         graded.push_back(&state);
     }
@@ -1153,15 +1248,18 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         progress(std::to_string(runs) + " datasets on " + backend_names(ctx) + ", then safety, divergence, timing");
         Workspace* emu = workspace_for(slot, "emu");
         Workspace* cuda = workspace_for(slot, "cuda");
+        std::vector<LabState*> on_emu;
+        for (LabState* state : graded)
+            if (state->emu_off < 0) on_emu.push_back(state);
         run_tasks(2, 2, [&](std::size_t side) {
-            if (side == 0 && emu) {
+            if (side == 0 && emu && !on_emu.empty()) {
                 {
                     Span span{clock, "datasets emu"};
-                    run_emulator_datasets(ctx, slot, graded);
+                    run_emulator_datasets(ctx, slot, on_emu);
                 }
                 check_stop();
                 Span span{clock, "divergence"};
-                run_divergence(ctx, slot, graded);
+                run_divergence(ctx, slot, on_emu);
             } else if (side == 1 && cuda) {
                 {
                     Span span{clock, "datasets gpu"};

@@ -103,4 +103,8 @@ std::string backend_names(const Context& ctx);
 LabResult zero_lab(const Context& ctx, const catalog::Lab& lab, const std::string& test, const std::string& note,
                    const std::string& output);
 
+// A lab the emulator cannot run (its limits), graded where no GPU is: no
+// component gradable here, "needs a GPU to grade", never zero.
+LabResult needs_gpu_lab(const Context& ctx, const catalog::Lab& lab, const std::vector<simt::Limit>& limits);
+
 }  // namespace grader

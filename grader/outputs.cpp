@@ -517,19 +517,24 @@ std::string gradebook_csv(const std::vector<Report>& reports) {
     };
     std::vector<std::string> header{"student"};
     header.insert(header.end(), labs.begin(), labs.end());
-    header.insert(header.end(), {"total", "max", "percent", "notes"});
+    header.insert(header.end(), {"total", "max", "percent", "flags", "notes"});
     std::string out = line(header);
     for (const Report& r : reports) {
         std::vector<std::string> row{r.submission};
         for (const std::string& id : labs) {
             const auto lab =
                 std::find_if(r.labs.begin(), r.labs.end(), [&](const LabResult& l) { return l.lab == id; });
-            row.push_back(lab == r.labs.end() ? "" : format_points(lab->score()));
+            // A lab with nothing gradable here (one that needs a GPU) scored no zero.
+            row.push_back(lab == r.labs.end() ? "" : lab->gradable() ? format_points(lab->score()) : "n/a");
         }
-        std::string notes;
+        std::string notes, flags;
         for (const std::string& note : all_notes(r)) notes += (notes.empty() ? "" : "; ") + note;
+        for (const LabResult& lab : r.labs)
+            if (!lab.emulator_limits.empty())
+                flags += (flags.empty() ? "" : "; ") + lab.lab +
+                         (lab.gradable() ? ": graded on the GPU only (emulator limit)" : ": needs a GPU to grade (emulator limit)");
         row.insert(row.end(), {format_points(r.score()), format_points(r.max_score()),
-                               format_points(percent(r.score(), r.max_score())), notes});
+                               format_points(percent(r.score(), r.max_score())), flags, notes});
         out += line(row);
     }
     return out;

@@ -21,6 +21,12 @@ double sum_labs(const std::vector<LabResult>& labs, double (LabResult::*field)()
 
 }  // namespace
 
+bool LabResult::gradable() const {
+    for (const Component& c : components)
+        if (c.gradable) return true;
+    return false;
+}
+
 double LabResult::score() const { return sum_gradable(components, &Component::score); }
 double LabResult::max_score() const { return sum_gradable(components, &Component::max_score); }
 double Report::score() const { return sum_labs(labs, &LabResult::score); }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "limits.hpp"
 #include "observation.hpp"
 #include "sanitizer.hpp"
 #include "timing.hpp"
@@ -63,6 +64,12 @@ struct LabResult {
     std::vector<Finding> findings;
     std::vector<DivergenceMaps> divergence;
     std::vector<FunctionTiming> timing;
+    // What of scan.cu the emulator cannot run (simt/limits.hpp, or the line
+    // g++ rejected where nvcc compiled the file): the emulator's checks did
+    // not run, and the lab was graded on the GPU alone or, without one, not
+    // at all. The gradebook flags such a lab for the instructor.
+    std::vector<simt::Limit> emulator_limits;
+    bool gradable() const;  // some component was graded here (not: a lab that needs a GPU, without one)
     double score() const;      // over gradable components
     double max_score() const;  // over gradable components
 };

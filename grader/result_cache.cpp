@@ -18,7 +18,7 @@ using json = nlohmann::json;
 namespace {
 
 // Bumped when LabResult or its JSON changes: older entries are then misses.
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;
 
 json divergence_to_json(const harness::KernelDivergence& d) {
     json cells = json::array();
@@ -66,6 +66,18 @@ void from_json(const json& j, Component& c) {
     c = {j.at("name"), j.at("score"), j.at("max_score"), j.at("gradable"), j.at("note")};
 }
 
+json limits_to_json(const std::vector<simt::Limit>& limits) {
+    json out = json::array();
+    for (const simt::Limit& l : limits) out.push_back({{"construct", l.construct}, {"written", l.written}, {"line", l.line}});
+    return out;
+}
+
+std::vector<simt::Limit> limits_from_json(const json& j) {
+    std::vector<simt::Limit> out;
+    for (const json& l : j) out.push_back({l.at("construct"), l.at("written"), l.at("line")});
+    return out;
+}
+
 json lab_to_json(const LabResult& lab) {
     json tests = json::array(), findings = json::array(), divergence = json::array();
     for (const TestResult& t : lab.tests)
@@ -78,7 +90,7 @@ json lab_to_json(const LabResult& lab) {
                               {"reference", divergences_to_json(d.reference)}, {"not_scored", d.not_scored}});
     return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
             {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
-            {"divergence", divergence}};
+            {"divergence", divergence}, {"emulator_limits", limits_to_json(lab.emulator_limits)}};
 }
 
 LabResult lab_from_json(const json& j) {
@@ -100,6 +112,7 @@ LabResult lab_from_json(const json& j) {
     for (const json& d : j.at("divergence"))
         lab.divergence.push_back({d.at("function"), d.at("dataset"), divergences_from_json(d.at("mine")),
                                   divergences_from_json(d.at("reference")), d.value("not_scored", "")});
+    lab.emulator_limits = limits_from_json(j.at("emulator_limits"));
     return lab;
 }
 

@@ -46,6 +46,8 @@ void from_json(const nlohmann::json& j, Component& c);
 // from but the GPU's timing; lab_from_json throws nlohmann::json::exception
 // on a malformed one.
 nlohmann::json lab_to_json(const LabResult& lab);
+nlohmann::json limits_to_json(const std::vector<simt::Limit>& limits);
+std::vector<simt::Limit> limits_from_json(const nlohmann::json& j);
 LabResult lab_from_json(const nlohmann::json& j);
 
 }  // namespace grader

@@ -62,7 +62,8 @@ std::string cache_salt(const Context& ctx, const std::string& rubric_text) {
 void write_record(const Report& r, const Fingerprint& fp, const std::string& directory) {
     json labs = json::array();
     for (const LabResult& lab : r.labs) {
-        labs.push_back({{"lab", lab.lab}, {"note", lab.note}, {"components", lab.components}});
+        labs.push_back({{"lab", lab.lab}, {"note", lab.note}, {"components", lab.components},
+                        {"emulator_limits", limits_to_json(lab.emulator_limits)}});
     }
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
@@ -90,6 +91,7 @@ std::optional<Report> report_of(const json& record) {
             lab.lab = l.at("lab").get<std::string>();
             lab.note = l.at("note").get<std::string>();
             lab.components = l.at("components").get<std::vector<Component>>();
+            lab.emulator_limits = limits_from_json(l.at("emulator_limits"));
             r.labs.push_back(lab);
         }
         return r;

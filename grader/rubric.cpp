@@ -102,8 +102,8 @@ Rubric load_rubric(const std::string& path) {
     if (!doc.is_object()) throw RubricError(path + ": the rubric must be a JSON object");
     Rubric r;
     const std::string top = path;
-    known_fields(doc, {"about", "hidden_seed", "weights", "labs", "timeouts", "divergence", "timing", "sanitizer", "no_gpu",
-                       "slurm"},
+    known_fields(doc, {"about", "hidden_seed", "weights", "forbid", "labs", "timeouts", "divergence", "timing", "sanitizer",
+                       "no_gpu", "slurm"},
                  top);
     read(doc, "hidden_seed", r.hidden_seed, top);
     if (const char* secret = std::getenv("SCAN_GRADE_SECRET"); secret && *secret) {
@@ -114,15 +114,31 @@ Rubric load_rubric(const std::string& path) {
     }
     Weights common;
     if (doc.contains("weights")) read_weights(doc["weights"], common, top + ".weights");
-    for (const auto& lab : catalog::labs()) r.weights[lab.id] = common;
+    const auto read_forbid = [](const json& j, const std::string& where) {
+        if (!j.is_array()) throw RubricError(where + " must be a list such as [\"CUB\", \"Thrust\"]");
+        std::vector<std::string> out;
+        for (const json& name : j) {
+            if (!name.is_string() || (name != "CUB" && name != "Thrust"))
+                throw RubricError(where + ": " + name.dump() + " is not a library the rubric can forbid (\"CUB\", \"Thrust\")");
+            out.push_back(name);
+        }
+        return out;
+    };
+    const std::vector<std::string> forbid_all = doc.contains("forbid") ? read_forbid(doc["forbid"], top + ".forbid")
+                                                                        : std::vector<std::string>{};
+    for (const auto& lab : catalog::labs()) {
+        r.weights[lab.id] = common;
+        r.forbid[lab.id] = forbid_all;
+    }
     if (doc.contains("labs")) {
         if (!doc["labs"].is_object()) throw RubricError(top + ".labs must be an object");
         for (const auto& [id, entry] : doc["labs"].items()) {
             const std::string where = top + ".labs." + id;
             const catalog::Lab* lab = catalog::find(id);
             if (!lab || lab->id != id) throw RubricError(where + ": no lab " + id);
-            known_fields(entry, {"weights", "hidden"}, where);
+            known_fields(entry, {"weights", "hidden", "forbid"}, where);
             if (entry.contains("weights")) read_weights(entry["weights"], r.weights[id], where + ".weights");
+            if (entry.contains("forbid")) r.forbid[id] = read_forbid(entry["forbid"], where + ".forbid");
             std::uint64_t place = 0;
             for (const auto& h : entry.value("hidden", json::array())) {
                 known_fields(h, {"dist", "n"}, where + ".hidden[" + std::to_string(place) + "]");

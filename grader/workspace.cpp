@@ -177,6 +177,27 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
     return results;
 }
 
+std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const std::string& file,
+                                      const std::string& scratch, double timeout_s, const Sandbox& sandbox) {
+    std::string nvcc;
+    if (const char* path = std::getenv("PATH"))
+        for (std::istringstream dirs(path); std::getline(dirs, nvcc, ':');)
+            if (!nvcc.empty() && fs::exists(nvcc + "/nvcc")) break;
+    nvcc = fs::exists(nvcc + "/nvcc") ? nvcc + "/nvcc" : "/usr/local/cuda/bin/nvcc";
+    if (!fs::exists(nvcc)) return std::nullopt;
+    fs::create_directories(scratch);
+    // The file as it would sit in the kit: its own folder first on the include path.
+    const std::string copy = scratch + "/scan.cu";
+    fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+    const Outcome o = run_contained({nvcc, "-std=c++17", "-arch=sm_90", "-Wno-deprecated-gpu-targets", "-I",
+                                     kit + "/labs/" + lab.id, "-c", copy, "-o", scratch + "/scan.o"},
+                                    scratch, {scratch}, Limits{timeout_s}, sandbox, {kit + "/labs/" + lab.id});
+    fs::remove(scratch + "/scan.o");
+    BuildResult r{o.ok(), "", o.seconds};
+    if (!r.ok) r.errors = o.timed_out ? "nvcc " + o.describe() + "\n" : first_errors(o.output, scratch + "/");
+    return r;
+}
+
 std::vector<std::string> build_files(const std::string& kit, const std::vector<KitPart>& parts) {
     std::vector<std::string> files;
     for (const KitPart& part : parts) {

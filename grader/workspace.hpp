@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "catalog.hpp"
@@ -58,6 +59,13 @@ std::vector<std::string> build_files(const std::string& kit, const std::vector<K
 // throws std::runtime_error with the build's errors.
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
                             const std::string& target, double timeout_s);
+
+// Whether nvcc compiles `file` as lab `lab`'s scan.cu, where no GPU build
+// does (a machine with nvcc and no GPU): the judge of a file the emulator's
+// g++ rejects. Nothing where no nvcc is found; else the outcome, with its
+// first errors.
+std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const std::string& file,
+                                      const std::string& scratch, double timeout_s, const Sandbox& sandbox);
 
 // The first compiler and linker errors of a build log (at most 12 lines), the
 // paths under `prefix` cut: each message that names a cause (file:line:

@@ -1,4 +1,4 @@
-// Atomics and events. One fiber runs at a time, so a plain read-modify-write
+// Atomics. One fiber runs at a time, so a plain read-modify-write
 // is atomic here; each tells the race check it was atomic (two atomics on one
 // word do not race). Not compiled with the access hooks, so the check sees
 // exactly one access per atomic, at the caller's line.
@@ -77,37 +77,3 @@ SIMT_CAS(int)
 SIMT_CAS(unsigned)
 SIMT_CAS(unsigned long long)
 #undef SIMT_CAS
-
-// ---- events: host time, since nothing runs on a GPU -------------------------
-
-struct CUevent_st {
-    std::chrono::steady_clock::time_point at{};
-    bool recorded = false;
-};
-
-cudaError_t cudaEventCreate(cudaEvent_t* event) {
-    if (event == nullptr) return cudaErrorInvalidValue;
-    *event = new CUevent_st;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-    if (event == nullptr) return cudaErrorInvalidValue;
-    event->at = std::chrono::steady_clock::now();  // launches have already run to completion
-    event->recorded = true;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t event) { return event ? cudaSuccess : cudaErrorInvalidValue; }
-
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-    if (ms == nullptr || start == nullptr || end == nullptr || !start->recorded || !end->recorded)
-        return cudaErrorInvalidValue;
-    *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-    delete event;
-    return cudaSuccess;
-}

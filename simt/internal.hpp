@@ -151,6 +151,11 @@ struct Allocation {
     mutable std::size_t given = SIZE_MAX;
 };
 const std::map<const unsigned char*, Allocation>& allocations();
+// Every allocation, by base (runtime_api.cpp owns them).
+extern std::map<const unsigned char*, Allocation> g_allocations;
+// CUDA's last error of the calling host thread: fail() sets it and returns it.
+extern thread_local cudaError_t g_last_error;
+cudaError_t fail(cudaError_t err);
 constexpr std::size_t kRedzone = 256;
 constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 bytes past either end
 

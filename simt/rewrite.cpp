@@ -1,5 +1,7 @@
 #include "rewrite.hpp"
 
+#include "source_text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <utility>
@@ -8,50 +10,11 @@
 namespace simt {
 namespace {
 
-// code[i] is true where source[i] is program text, false inside comments and
-// string or character literals.
-std::vector<bool> code_mask(const std::string& s) {
-    std::vector<bool> code(s.size(), true);
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const std::size_t start = i;
-        if (s.compare(i, 2, "//") == 0) {
-            while (i < s.size() && s[i] != '\n') ++i;
-        } else if (s.compare(i, 2, "/*") == 0) {
-            const std::size_t end = s.find("*/", i + 2);
-            i = end == std::string::npos ? s.size() : end + 2;
-        } else if (s[i] == '"' || s[i] == '\'') {
-            const char quote = s[i++];
-            while (i < s.size() && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
-            i = std::min(i + 1, s.size());
-        } else {
-            ++i;
-            continue;
-        }
-        for (std::size_t k = start; k < i; ++k) code[k] = false;
-    }
-    return code;
-}
-
-std::size_t line_of(const std::string& s, std::size_t pos) {
-    std::size_t line = 1;
-    for (std::size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
-    return line;
-}
-
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Whether the `length` characters at `pos` are program text and a word of
-// their own (no identifier character either side).
-bool word_at(const std::string& s, const std::vector<bool>& code, std::size_t pos, std::size_t length) {
-    return code[pos] && !(pos > 0 && is_ident(s[pos - 1])) && !is_ident(s[pos + length]);
-}
-
-// The first position from `i` on that is not a space or newline.
-std::size_t skip_space(const std::string& s, std::size_t i) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    return i;
-}
+using text::code_mask;
+using text::is_ident;
+using text::line_of;
+using text::skip_space;
+using text::word_at;
 
 std::string collapse_space(const std::string& s) {
     std::string out;
@@ -68,23 +31,30 @@ std::string newlines_in(const std::string& s, std::size_t from, std::size_t to) 
 }
 
 // Start of the callee expression that ends just before `end`: an identifier
-// path (a::b::kernel), optionally with template arguments (kernel<float>).
+// path (a::b::kernel), with template arguments (kernel<float>), members
+// (launch.kernel, table->kernels[i]) and subscripts.
 std::size_t callee_start(const std::string& s, std::size_t end) {
     std::size_t i = end;
     while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
-    if (i > 0 && s[i - 1] == '>') {  // template arguments: back to the matching '<'
+    // Back over a bracketed group ending at i - 1: <...> or [...].
+    const auto group = [&](char open, char close) {
         int depth = 0;
         while (i > 0) {
             --i;
-            if (s[i] == '>') ++depth;
-            if (s[i] == '<' && --depth == 0) break;
+            if (s[i] == close) ++depth;
+            if (s[i] == open && --depth == 0) return true;
         }
-        if (depth != 0) return std::string::npos;
-    }
+        return false;
+    };
+    if (i > 0 && s[i - 1] == '>' && !group('<', '>')) return std::string::npos;
     while (i > 0) {
         if (is_ident(s[i - 1])) --i;
         else if (i > 1 && s[i - 1] == ':' && s[i - 2] == ':') i -= 2;
-        else break;
+        else if (s[i - 1] == '.') --i;
+        else if (i > 1 && s[i - 1] == '>' && s[i - 2] == '-') i -= 2;
+        else if (s[i - 1] == ']') {
+            if (!group('[', ']')) return std::string::npos;
+        } else break;
     }
     return i;
 }
@@ -260,6 +230,18 @@ std::string rewrite_casts(const std::string& s, const std::vector<bool>& code) {
     return out + s.substr(copied);
 }
 
+// `s` as the inside of a C string literal.
+std::string c_string(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else out += c;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
@@ -268,9 +250,14 @@ std::string rewrite(const std::string& source, const std::string& path) {
     s = rewrite_extern_shared(s, code_mask(s), path);
     s = register_shared(s, code_mask(s));
     s = rewrite_launches(s, code_mask(s), path);
-    std::string escaped;
-    for (char c : path) escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    return "#include <simt/cuda.hpp>\n#line 1 \"" + escaped + "\"\n" + s;
+    return "#include <simt/cuda.hpp>\n#line 1 \"" + c_string(path) + "\"\n" + s;
+}
+
+std::string limits_marker(const std::string& path, const std::vector<Limit>& limits) {
+    const std::size_t slash = path.find_last_of('/');
+    const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    return "// " + path + " uses what the CPU emulator cannot run (simt/limits.hpp): not built.\n"
+           "extern \"C\" const char simt_kit_limits[] = \"" + c_string(encode_limits(file, limits)) + "\";\n";
 }
 
 }  // namespace simt

@@ -14,6 +14,9 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "limits.hpp"
 
 namespace simt {
 
@@ -24,5 +27,10 @@ struct RewriteError : std::runtime_error {
 // `path` is what #line names; throws RewriteError ("path:line: ...") for a
 // launch it cannot parse.
 std::string rewrite(const std::string& source, const std::string& path);
+
+// What a file that uses constructs the emulator cannot run (limits.hpp) is
+// built into instead of its code: the records, as the C string
+// simt_kit_limits (labs/common/device_emu.cpp reads it).
+std::string limits_marker(const std::string& path, const std::vector<Limit>& limits);
 
 }  // namespace simt

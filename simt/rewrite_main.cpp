@@ -1,14 +1,23 @@
-// simt-rewrite INPUT.cu OUTPUT.cpp: the build step that turns a lab's .cu into
-// C++ for the emulator (see rewrite.hpp).
+// simt-rewrite INPUT.cu OUTPUT.cpp [--shim-dir DIR]: the build step that turns
+// a lab's .cu into C++ for the emulator (see rewrite.hpp). A file that uses
+// what the emulator cannot run (limits.hpp, with DIR the emulator's include
+// folder) becomes a marker instead, naming each such construct, and each is
+// reported as a warning on its line: its lab is then skipped on the emulator,
+// not failed (labs/common/device_emu.cpp).
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string>
 
+#include "limits.hpp"
 #include "rewrite.hpp"
 
 int main(int argc, char** argv) {
-    if (argc != 3) {
-        std::fprintf(stderr, "usage: simt-rewrite INPUT.cu OUTPUT.cpp\n");
+    std::string shim_dir;
+    if (argc == 5 && std::strcmp(argv[3], "--shim-dir") == 0) shim_dir = argv[4];
+    else if (argc != 3) {
+        std::fprintf(stderr, "usage: simt-rewrite INPUT.cu OUTPUT.cpp [--shim-dir DIR]\n");
         return 2;
     }
     std::ifstream in(argv[1]);
@@ -19,7 +28,18 @@ int main(int argc, char** argv) {
     std::stringstream text;
     text << in.rdbuf();
     try {
-        const std::string out = simt::rewrite(text.str(), argv[1]);
+        const std::vector<simt::Limit> limits =
+            shim_dir.empty() ? std::vector<simt::Limit>{} : simt::find_limits(text.str(), shim_dir);
+        std::string out;
+        if (limits.empty()) {
+            out = simt::rewrite(text.str(), argv[1]);
+        } else {
+            for (const simt::Limit& l : limits)
+                std::fprintf(stderr, "%s:%d: warning: %s is beyond the CPU emulator (the kit's limit, not a bug in "
+                                     "your code): this lab's tests are skipped here and run on a GPU\n",
+                             argv[1], l.line, simt::describe(l).c_str());
+            out = simt::limits_marker(argv[1], limits);
+        }
         std::ofstream(argv[2]) << out;
     } catch (const simt::RewriteError& e) {
         std::fprintf(stderr, "%s\n", e.what());

@@ -150,6 +150,16 @@ grep -q "out-of-bounds access in kernel ks_exclusive: block (0,0,0): thread 0 re
     "$out/lab03-load-before-zero/feedback.txt" \
     && expect yes "before 0 (in[i - 1] at i = 0): the finding and its line" || expect no "before 0 (in[i - 1] at i = 0): the finding and its line"
 
+# Issue 30: inline PTX is the emulator's limit, not the student's error:
+# graded on the GPU alone, or "needs a GPU to grade" without one, and flagged
+# in the gradebook either way; CUB is refused by the rubric.
+grep -q '^lab05-inline-ptx,.*,05-decoupled-lookback: \(needs a GPU to grade\|graded on the GPU only\) (emulator limit),' "$out/gradebook.csv" \
+    && grep -q '`asm` (inline PTX) at scan.cu:41' "$out/lab05-inline-ptx/feedback.txt" \
+    && expect yes "inline PTX: graded on a GPU or needs one, flagged in gradebook.csv, its line named" \
+    || expect no "inline PTX: graded on a GPU or needs one, flagged in gradebook.csv, its line named"
+grep -q 'scan.cu:6 uses CUB (`#include <cub/cub.cuh>`), which lab 04 does not allow' "$out/lab04-cub-device-scan/feedback.txt" \
+    && expect yes "CUB refused by the rubric, its line named" || expect no "CUB refused by the rubric, its line named"
+
 # The divergence feedback names the likely cause: the modulo mapping, in the tree(s) where it is.
 grep -q '^      80% of the reference.s level; likely the modulo mapping in the reduction tree$' "$out/lab02-modulo-mapping/feedback.txt" \
     && grep -q '^      5[01]% of the reference.s level; likely the modulo mapping in both trees$' "$out/lab02-modulo-both/feedback.txt" \

@@ -196,10 +196,26 @@ TEST_CASE("gradebook CSV") {
     Report other = sample("O\"Neil");
     other.labs.pop_back();
     const std::string c = gradebook_csv({sample(), other});
-    CHECK(c.rfind("student,01-kogge-stone,02-brent-kung,04-hierarchical,total,max,percent,notes\r\n", 0) == 0);
-    CHECK(contains(c, "\r\n\"Doe, Jane\",90,55,0,145,270,53.7,sandbox: bubblewrap; 04-hierarchical: build"));
-    CHECK(contains(c, "\r\n\"O\"\"Neil\",90,55,,145,180,80.56,sandbox: bubblewrap\r\n"));
+    CHECK(c.rfind("student,01-kogge-stone,02-brent-kung,04-hierarchical,total,max,percent,flags,notes\r\n", 0) == 0);
+    CHECK(contains(c, "\r\n\"Doe, Jane\",90,55,0,145,270,53.7,,sandbox: bubblewrap; 04-hierarchical: build"));
+    CHECK(contains(c, "\r\n\"O\"\"Neil\",90,55,,145,180,80.56,,sandbox: bubblewrap\r\n"));
     CHECK(count(c, "\r\n") == 3);
+}
+
+TEST_CASE("gradebook CSV flags a lab the emulator cannot run") {
+    Report r = sample();
+    // 01 graded on the GPU alone (a component gradable), 02 without a GPU (none).
+    r.labs[0].emulator_limits = {{"inline PTX", "asm", 41}};
+    r.labs[1].emulator_limits = {{"CUB", "cub::", 3}};
+    for (Component& c : r.labs[1].components) c.gradable = false;
+    const std::string c = gradebook_csv({r});
+    CHECK(contains(c, ",01-kogge-stone: graded on the GPU only (emulator limit); 02-brent-kung: needs a GPU to grade (emulator limit),"));
+    CHECK(contains(c, "\"Doe, Jane\",90,n/a,0,"));  // not a zero
+    // The flags survive a grade.json's and the result cache's round trip.
+    const LabResult back = lab_from_json(lab_to_json(r.labs[0]));
+    REQUIRE(back.emulator_limits.size() == 1);
+    CHECK(back.emulator_limits[0].construct == "inline PTX");
+    CHECK(back.emulator_limits[0].line == 41);
 }
 
 TEST_CASE("terminal table and feedback text") {

@@ -4,6 +4,8 @@
 
 static_assert(SECTION_SIZE == 2048, "the catalog's section size");
 
+LAB_FALLBACK(hierarchical_scan, (const float*, float*, std::size_t))
+
 const harness::LabBinding harness::kLab = {
     LAB_ID,
     LAB_MANIFEST,

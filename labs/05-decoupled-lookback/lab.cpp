@@ -4,6 +4,8 @@
 
 static_assert(TILE_SIZE == 32768, "the catalog's tile size");
 
+LAB_FALLBACK(single_pass_scan, (const float*, float*, std::size_t))
+
 const harness::LabBinding harness::kLab = {
     LAB_ID,
     LAB_MANIFEST,

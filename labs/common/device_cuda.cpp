@@ -123,15 +123,18 @@ cudaError_t __wrap___cudaLaunchKernel_ptsz(cudaKernel_t k, dim3 grid, dim3 block
 namespace device {
 
 Availability probe() {
+    const auto none = [](const std::string& why) -> Availability {
+        return {false, "no usable CUDA device: " + why +
+                           "; the cuda backend needs an NVIDIA GPU (-Dscan_backend=emu runs the suites on the CPU emulator)"};
+    };
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess)
-        return {false, std::string("no usable CUDA device: cudaGetDeviceCount failed with ") +
-                           cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")"};
-    if (count == 0) return {false, "no usable CUDA device: the driver reports none"};
+        return none(std::string("cudaGetDeviceCount failed with ") + cudaGetErrorName(err) + " (" +
+                    cudaGetErrorString(err) + ")");
+    if (count == 0) return none("the driver reports none");
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess)
-        return {false, "no usable CUDA device: cudaGetDeviceProperties failed"};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return none("cudaGetDeviceProperties failed");
     return {true, std::string(prop.name) + " (compute capability " + std::to_string(prop.major) +
                       "." + std::to_string(prop.minor) + ")"};
 }

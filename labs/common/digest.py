@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """digest.py TESTLOG.json: what `./scan-labs test` shows of the failed tests.
 digest.py --passed-labs TESTLOG.json: the labs (01 ...) whose tests all passed.
+digest.py --skipped TESTLOG.json: why each lab's tests were skipped, once per
+lab (no GPU for the cuda backend, or a scan.cu the emulator cannot run).
 
 Meson's --print-errorlogs prints every failed test's whole output, and a lab's
 classes fail for the same problems: a stub's lab 01 printed its two findings
@@ -35,11 +37,26 @@ def passed_labs(tests):
     return 0
 
 
+def skipped(tests):
+    shown = set()
+    for test in tests:
+        lab = lab_of(test)
+        if test.get("result") != "SKIP" or lab is None or lab in shown:
+            continue
+        shown.add(lab)
+        reason = (test.get("stdout") or "").strip()
+        reason = reason[len("SKIP: "):] if reason.startswith("SKIP: ") else reason
+        print("lab %s: its tests were skipped: %s" % (lab, reason))
+    return 0
+
+
 def main():
     args = sys.argv[1:]
     tests = [json.loads(line) for line in open(args[-1]) if line.strip()]
     if args[0] == "--passed-labs":
         return passed_labs(tests)
+    if args[0] == "--skipped":
+        return skipped(tests)
     seen = set()
     for test in tests:
         if test.get("result") not in BAD:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "device.hpp"
 
 namespace harness {
 
@@ -25,6 +26,21 @@ struct LabBinding {
 };
 
 extern const LabBinding kLab;
+
+// Each lab.cpp also defines its functions weakly (LAB_FALLBACK), and the
+// suite, the runner and the module link the lab's scan.cu whole: a scan.cu
+// that defines a function with scan.hpp's signature replaces the fallback;
+// one that does not (a changed name or signature) leaves it, and the run
+// fails naming the function; a scan.cu the emulator did not build (its
+// limits, simt/limits.hpp) defines none, and the lab is skipped before any
+// call (device_emu.cpp).
+[[noreturn]] inline void undefined_function(const char* signature) {
+    throw device::Error(std::string("scan.cu defines no ") + signature +
+                            ": scan.hpp declares it so and the tests call it so (was its name or signature changed?)",
+                        false);
+}
+#define LAB_FALLBACK(name, params) \
+    __attribute__((weak)) void name params { ::harness::undefined_function(#name #params); }
 
 struct LabFunction {
     std::string name;

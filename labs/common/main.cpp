@@ -156,9 +156,7 @@ int main(int argc, char** argv) {
 
     const device::Availability dev = device::probe();
     if (!dev.usable) {
-        std::printf("SKIP: %s; the cuda backend needs an NVIDIA GPU (-Dscan_backend=emu runs the suites on the CPU "
-                    "emulator)\n",
-                    dev.description.c_str());
+        std::printf("SKIP: %s\n", dev.description.c_str());
         return kSkip;
     }
     harness::configure_device();

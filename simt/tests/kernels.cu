@@ -509,3 +509,22 @@ cudaError_t launch_shared_float4(const float* d_in, float* d_out) {
     shared_float4<<<1, 64>>>(d_in, d_out);
     return cudaGetLastError();
 }
+
+// GCC's own fence (std::atomic_thread_fence is the same), not CUDA's: under
+// the instrumentation it reaches the emulator as __tsan_atomic_thread_fence,
+// which memcheck.cpp defines, so a kernel file that writes one links and runs.
+// GCC warns that ThreadSanitizer does not model fences: the emulator needs no
+// model, one OS thread runs every block.
+#pragma GCC diagnostic ignored "-Wtsan"
+__global__ void cxx_fence(int* w) {
+    if (threadIdx.x == 0) {
+        w[1] = 45;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        atomicExch(&w[0], 1);
+    }
+}
+
+cudaError_t launch_cxx_fence(int* d_words) {
+    cxx_fence<<<1, 64>>>(d_words);
+    return cudaGetLastError();
+}

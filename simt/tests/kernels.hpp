@@ -26,3 +26,4 @@ cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool en
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
+cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "limits.hpp"
 #include "rewrite.hpp"
 
 namespace {
@@ -41,6 +42,7 @@ TEST_CASE("rewriter: launches become simt::launch calls on the same lines") {
         "           64, 0>>>(y);\n"
         "  tk<float><<<1, 2>>>(z);  // k<<<in a comment>>>\n"
         "  puts(\"a<<<b>>>c\");\n"
+        "  p.kernel<<<1, 64>>>(a); table->k[i + 1]<<<2, 32>>>(b);\n"
         "}\n";
     const std::string out = simt::rewrite(src, "dir/lab.cu");
     CHECK(out.rfind("#include <simt/cuda.hpp>\n#line 1 \"dir/lab.cu\"\n", 0) == 0);
@@ -51,6 +53,8 @@ TEST_CASE("rewriter: launches become simt::launch calls on the same lines") {
     CHECK(out.find("::simt::launch(tk<float>, {\"tk<float>\", __FILE__, __LINE__}, 1, 2)(z);") != std::string::npos);
     CHECK(out.find("// k<<<in a comment>>>") != std::string::npos);
     CHECK(out.find("puts(\"a<<<b>>>c\");") != std::string::npos);
+    CHECK(out.find("::simt::launch(p.kernel, {\"p.kernel\", __FILE__, __LINE__}, 1, 64)(a);") != std::string::npos);
+    CHECK(out.find("::simt::launch(table->k[i + 1], {\"table->k[i+1]\", __FILE__, __LINE__}, 2, 32)(b);") != std::string::npos);
 }
 
 TEST_CASE("rewriter: extern __shared__ becomes the block's dynamic shared memory") {
@@ -104,6 +108,42 @@ TEST_CASE("rewriter: what it cannot parse is an error naming the line") {
                          "a.cu:1: cannot find the kernel name before '<<<'", simt::RewriteError);
     CHECK_THROWS_WITH_AS(simt::rewrite("extern __shared__ float t[4];\n", "b.cu"),
                          "b.cu:1: expected 'extern __shared__ T name[];'", simt::RewriteError);
+}
+
+TEST_CASE("limits: what the emulator cannot run, by line, in program text only") {
+    const std::string source =
+        "#include <cuda_runtime.h>\n"              // 1: the shim provides it
+        "#include <cub/cub.cuh>\n"                 // 2
+        "  #  include \"cuda/annotated_ptr\"\n"   // 3: a CUDA header the shim lacks
+        "// asm(\"x\"); tex1Dfetch in a comment\n"  // 4
+        "__global__ void k(float* p) {\n"          // 5
+        "    const char* s = \"thrust::sort\";\n"  // 6
+        "    asm volatile(\"\"); __asm__(\"\");\n"   // 7: one per construct and line
+        "    p[0] = tex1Dfetch<float>(t, 0);\n"     // 8
+        "    cub::BlockScan<float, 32> scan;\n"    // 9
+        "    int my_asm = 0, cuber = 1;\n"         // 10: words that only contain the names
+        "}\n";
+    const std::vector<simt::Limit> found = simt::find_limits(source, SHIM_DIR);
+    REQUIRE(found.size() == 5);
+    CHECK((found[0].construct == "CUB" && found[0].written == "#include <cub/cub.cuh>" && found[0].line == 2));
+    CHECK((found[1].construct == "a CUDA header the emulator does not provide" && found[1].line == 3));
+    CHECK((found[2].construct == "inline PTX" && found[2].written == "asm" && found[2].line == 7));
+    CHECK((found[3].construct == "textures and surfaces" && found[3].written == "tex1Dfetch" && found[3].line == 8));
+    CHECK((found[4].construct == "CUB" && found[4].written == "cub::" && found[4].line == 9));
+    CHECK(simt::find_limits("#include <cuda_runtime.h>\n__global__ void k() {}\n", SHIM_DIR).empty());
+
+    std::string file;
+    const std::vector<simt::Limit> back = simt::decode_limits(simt::encode_limits("scan.cu", found), &file);
+    CHECK(file == "scan.cu");
+    REQUIRE(back.size() == found.size());
+    CHECK((back[2].construct == "inline PTX" && back[2].written == "asm" && back[2].line == 7));
+    CHECK(simt::summarize("scan.cu", found) == "`#include <cub/cub.cuh>` (CUB) at scan.cu:2 (and 4 more)");
+    const std::string told = simt::explain_for_student("scan.cu", {found[2]});
+    CHECK(told.rfind("scan.cu:7: `asm` (inline PTX) is beyond the CPU emulator\nThis is the kit's limit, not a bug in your code.", 0) == 0);
+    // The marker the rewriter builds such a file into: the records as a C string.
+    const std::string marker = simt::limits_marker("labs/x/scan.cu", {found[2]});
+    CHECK(marker.find("extern \"C\" const char simt_kit_limits[] = \"scan.cu\\n7\\tinline PTX\\tasm\\n\";") !=
+          std::string::npos);
 }
 
 TEST_CASE("blocks get private shared memory and barriers order their threads") {
@@ -891,4 +931,13 @@ TEST_CASE("the watchdog counts a block's basic blocks until one of its threads f
     CHECK(findings[0].check == "possible endless loop");
     MESSAGE(simt::format(findings[0]));
     simt::set_spin_budget(budget);
+}
+
+TEST_CASE("a C++ fence in a kernel file links and runs (the instrumentation's __tsan_atomic_thread_fence)") {
+    DeviceArray<int> w(2);
+    REQUIRE(cudaMemset(w.ptr, 0, 2 * sizeof(int)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_cxx_fence(w.ptr) == cudaSuccess);
+    CHECK(download(w.ptr, 2) == std::vector<int>{1, 45});
+    CHECK(simt::take_findings().empty());
 }

@@ -1,0 +1,273 @@
+#include "limits.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+#include "source_text.hpp"
+
+namespace simt {
+namespace {
+
+// Names the emulator does not model, each with the construct it belongs to.
+// A name counts where it stands as a word of program text (not in a comment
+// or string); `prefix` names count for every word they begin.
+struct Word {
+    const char* name;
+    const char* construct;
+    bool prefix = false;
+};
+constexpr const char* kTextures = "textures and surfaces";
+constexpr const char* kGraphs = "CUDA graphs";
+constexpr const char* kPitched = "pitched and 3D memory";
+constexpr const char* kClusters = "thread block clusters";
+constexpr const char* kAsync = "asynchronous copies and barriers";
+const Word kWords[] = {
+    {"asm", "inline PTX"},
+    {"__asm__", "inline PTX"},
+    {"__asm", "inline PTX"},
+    {"tex1D", kTextures, true},  // tex1Dfetch, tex1DLod, tex1DLayered, ...
+    {"tex2D", kTextures, true},
+    {"tex3D", kTextures, true},
+    {"texCubemap", kTextures, true},
+    {"surf1D", kTextures, true},
+    {"surf2D", kTextures, true},
+    {"surf3D", kTextures, true},
+    {"surfCubemap", kTextures, true},
+    {"cudaTextureObject_t", kTextures},
+    {"cudaSurfaceObject_t", kTextures},
+    {"cudaCreateTextureObject", kTextures},
+    {"cudaCreateSurfaceObject", kTextures},
+    {"cudaBindTexture", kTextures, true},
+    {"cudaMallocArray", kTextures},
+    {"cudaMalloc3DArray", kTextures},
+    {"cudaMallocMipmappedArray", kTextures},
+    {"cudaCreateChannelDesc", kTextures},
+    {"cudaGraph", kGraphs, true},
+    {"cudaStreamBeginCapture", kGraphs},
+    {"cudaStreamEndCapture", kGraphs},
+    {"__managed__", "managed variables (__managed__)"},
+    {"cudaMallocPitch", kPitched},
+    {"cudaMalloc3D", kPitched},
+    {"cudaMemcpy2D", kPitched, true},
+    {"cudaMemcpy3D", kPitched, true},
+    {"cudaMemset2D", kPitched, true},
+    {"cudaMemset3D", kPitched, true},
+    {"__cluster_dims__", kClusters},
+    {"cudaLaunchKernelEx", kClusters},
+    {"this_cluster", kClusters},
+    {"cluster_group", kClusters},
+    {"memcpy_async", kAsync},
+    {"__pipeline_memcpy_async", kAsync},
+    {"cudaMemcpyPeer", "several GPUs", true},
+    {"cudaDeviceEnablePeerAccess", "several GPUs"},
+    {"cudaIpc", "several GPUs", true},
+    // Not yet served by the emulator's runtime (issue 30 adds them).
+    {"cudaStream", "streams", true},
+    {"cudaMemcpyAsync", "streams"},
+    {"cudaMemsetAsync", "streams"},
+    {"cudaMallocAsync", "stream-ordered allocation"},
+    {"cudaFreeAsync", "stream-ordered allocation"},
+    {"cudaMallocHost", "pinned host memory"},
+    {"cudaHostAlloc", "pinned host memory"},
+    {"cudaFreeHost", "pinned host memory"},
+    {"cudaMallocManaged", "managed memory"},
+    {"cudaFuncSetAttribute", "kernel attributes"},
+    {"cudaMemcpyToSymbol", "symbols"},
+    {"cudaMemcpyFromSymbol", "symbols"},
+    {"cudaGetSymbolAddress", "symbols"},
+    {"cudaLaunchKernel", "launches through the runtime API"},
+    {"cudaLaunchCooperativeKernel", "cooperative launches"},
+    {"__match_any_sync", "warp match functions"},
+    {"__match_all_sync", "warp match functions"},
+    {"__reduce_", "warp reduce functions", true},
+};
+
+// Namespaces whose every use is a limit: `cub::DeviceScan`.
+const Word kNamespaces[] = {
+    {"cub", "CUB"},
+    {"thrust", "Thrust"},
+    {"nvcuda", "warp matrix functions (WMMA)"},
+    {"wmma", "warp matrix functions (WMMA)"},
+};
+
+// Headers of the CUDA toolkit by what their names begin with; one the
+// emulator provides (found under shim_dir) is not a limit.
+struct Header {
+    const char* prefix;
+    const char* construct;  // nullptr: "the CUDA header <name>"
+};
+const Header kHeaders[] = {
+    {"cub/", "CUB"},
+    {"thrust/", "Thrust"},
+    {"mma.h", "warp matrix functions (WMMA)"},
+    {"cuda_fp16", "half- and low-precision types"},
+    {"cuda_bf16", "half- and low-precision types"},
+    {"cuda_fp8", "half- and low-precision types"},
+    {"cuda_fp6", "half- and low-precision types"},
+    {"cuda_fp4", "half- and low-precision types"},
+    {"cuda/barrier", kAsync},
+    {"cuda/pipeline", kAsync},
+    {"cuda_pipeline", kAsync},
+    {"cuda_awbarrier", kAsync},
+    {"cooperative_groups/memcpy_async", kAsync},
+    {"curand", "the cuRAND library"},
+    {"cublas", "the cuBLAS library"},
+    {"cufft", "the cuFFT library"},
+    {"cusparse", "the cuSPARSE library"},
+    {"cusolver", "the cuSOLVER library"},
+    {"npp", "the NPP library"},
+    {"nvrtc", "run-time compilation (NVRTC)"},
+    {"texture_", kTextures},
+    {"surface_", kTextures},
+    {"cuda/", nullptr},
+    {"nv/", nullptr},
+    {"nvtx3/", nullptr},
+    {"nvToolsExt", nullptr},
+    {"crt/", nullptr},
+    {"cooperative_groups", nullptr},
+    {"cuda.h", nullptr},
+    {"cuda_", nullptr},
+    {"cudaProfiler", nullptr},
+    {"device_", nullptr},
+    {"math_", nullptr},
+    {"vector_", nullptr},
+    {"sm_", nullptr},
+    {"builtin_types.h", nullptr},
+    {"driver_types.h", nullptr},
+    {"host_defines.h", nullptr},
+    {"channel_descriptor.h", nullptr},
+    {"library_types.h", nullptr},
+    {"cuComplex.h", nullptr},
+    {"nvfunctional", nullptr},
+    {"common_functions.h", nullptr},
+};
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool file_exists(const std::string& path) {
+    struct stat st {};
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// `#include <name>` or `#include "name"` lines: (line, name) pairs, the
+// directive's '#' program text (not inside a comment).
+std::vector<std::pair<int, std::string>> includes(const std::string& s, const std::vector<bool>& code) {
+    std::vector<std::pair<int, std::string>> out;
+    int line = 1;
+    for (std::size_t at = 0; at < s.size(); ++line) {
+        const std::size_t end = std::min(s.find('\n', at), s.size());
+        std::size_t i = at;
+        while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
+        if (i < end && s[i] == '#' && code[i]) {
+            ++i;
+            while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
+            if (s.compare(i, 7, "include") == 0) {
+                i += 7;
+                while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
+                if (i < end && (s[i] == '<' || s[i] == '"')) {
+                    const char close = s[i] == '<' ? '>' : '"';
+                    const std::size_t stop = s.find(close, i + 1);
+                    if (stop != std::string::npos && stop < end) out.push_back({line, s.substr(i + 1, stop - i - 1)});
+                }
+            }
+        }
+        at = end + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<Limit> find_limits(const std::string& source, const std::string& shim_dir) {
+    const std::vector<bool> code = text::code_mask(source);
+    std::vector<std::pair<std::size_t, Limit>> found;  // (position, limit)
+    const auto add = [&](std::size_t pos, const std::string& construct, const std::string& written) {
+        const int line = static_cast<int>(text::line_of(source, pos));
+        for (const auto& [at, l] : found)
+            if (l.line == line && l.construct == construct) return;
+        found.push_back({pos, {construct, written, line}});
+    };
+    for (const auto& [line, name] : includes(source, code)) {
+        for (const Header& h : kHeaders) {
+            if (!starts_with(name, h.prefix)) continue;
+            if (file_exists(shim_dir + "/" + name)) break;
+            // Positions of includes sort before the words of their line.
+            std::size_t pos = 0;
+            for (int l = 1; l < line; ++l) pos = source.find('\n', pos) + 1;
+            add(pos, h.construct ? h.construct : "a CUDA header the emulator does not provide", "#include <" + name + ">");
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < source.size();) {
+        if (!code[i] || !text::is_ident(source[i]) || (i > 0 && text::is_ident(source[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < source.size() && text::is_ident(source[end])) ++end;
+        const std::string word = source.substr(i, end - i);
+        if (!std::isdigit(static_cast<unsigned char>(word[0]))) {
+            for (const Word& w : kWords)
+                if (w.prefix ? starts_with(word, w.name) : word == w.name) {
+                    add(i, w.construct, word);
+                    break;
+                }
+            const std::size_t after = text::skip_space(source, end);
+            if (source.compare(after, 2, "::") == 0)
+                for (const Word& w : kNamespaces)
+                    if (word == w.name) add(i, w.construct, word + "::");
+        }
+        i = end;
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Limit> out;
+    for (auto& f : found) out.push_back(std::move(f.second));
+    return out;
+}
+
+std::string encode_limits(const std::string& file, const std::vector<Limit>& limits) {
+    std::string out = file + "\n";
+    for (const Limit& l : limits) out += std::to_string(l.line) + "\t" + l.construct + "\t" + l.written + "\n";
+    return out;
+}
+
+std::vector<Limit> decode_limits(const std::string& encoded, std::string* file) {
+    std::istringstream in(encoded);
+    std::string line;
+    std::getline(in, line);
+    if (file) *file = line;
+    std::vector<Limit> out;
+    while (std::getline(in, line)) {
+        const std::size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+        if (b == std::string::npos) continue;
+        out.push_back({line.substr(a + 1, b - a - 1), line.substr(b + 1), std::atoi(line.c_str())});
+    }
+    return out;
+}
+
+std::string describe(const Limit& l) { return "`" + l.written + "` (" + l.construct + ")"; }
+
+std::string explain_for_student(const std::string& file, const std::vector<Limit>& limits) {
+    std::string out;
+    for (const Limit& l : limits)
+        out += file + ":" + std::to_string(l.line) + ": " + describe(l) + " is beyond the CPU emulator\n";
+    return out + "This is the kit's limit, not a bug in your code. The emulator did not build this file, so this lab's "
+                 "tests are skipped here; on a machine with an NVIDIA GPU they run there, and the grader grades this "
+                 "lab on a GPU (where it has none, the lab is marked \"needs a GPU to grade\", not failed). "
+                 "simt/README.md lists what the emulator runs.\n";
+}
+
+
+std::string summarize(const std::string& file, const std::vector<Limit>& limits) {
+    if (limits.empty()) return "";
+    const Limit& l = limits.front();
+    std::string out = describe(l) + " at " + file + ":" + std::to_string(l.line);
+    if (limits.size() > 1) out += " (and " + std::to_string(limits.size() - 1) + " more)";
+    return out;
+}
+
+}  // namespace simt

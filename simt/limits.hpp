@@ -1,0 +1,42 @@
+// What the CPU emulator cannot run: the constructs of a .cu file that nvcc
+// accepts and the emulator does not model (inline PTX, CUB and Thrust,
+// textures, ...), found in the file's text. One table (limits.cpp) serves the
+// rewriter, which builds such a file into a marker instead of code so its lab
+// is skipped, not failed, and the grader, which grades such a lab on a GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simt {
+
+struct Limit {
+    std::string construct;  // what the emulator cannot run: "inline PTX"
+    std::string written;    // how the file wrote it: "asm", "#include <cub/cub.cuh>"
+    int line = 0;           // in the file, from 1
+};
+
+// The limits of `source`, in source order, one per construct and line.
+// `shim_dir`: the emulator's include folder (simt/include), where a CUDA
+// header the emulator provides is found; every other header of the CUDA
+// toolkit is a limit.
+std::vector<Limit> find_limits(const std::string& source, const std::string& shim_dir);
+
+// The records the rewriter leaves in a file it did not build, as a C string
+// in the marker (simt_kit_limits), and reading them back: the file's name,
+// then a line per limit.
+std::string encode_limits(const std::string& file, const std::vector<Limit>& limits);
+std::vector<Limit> decode_limits(const std::string& encoded, std::string* file);
+
+// "`asm` (inline PTX)": the construct as written, and what it is.
+std::string describe(const Limit& limit);
+
+// For the student, where the lab's tests are skipped: a line per construct,
+// "scan.cu:41: `asm` (inline PTX) is beyond the CPU emulator", then that this
+// is the kit's limit, not a bug in their code, and what happens next.
+std::string explain_for_student(const std::string& file, const std::vector<Limit>& limits);
+
+// "`asm` (inline PTX) at scan.cu:41" (" (and 2 more)"), for a grader's note.
+std::string summarize(const std::string& file, const std::vector<Limit>& limits);
+
+}  // namespace simt
