@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 
 #include "source_text.hpp"
@@ -180,6 +181,45 @@ std::vector<std::pair<int, std::string>> includes(const std::string& s, const st
     return out;
 }
 
+// The kernel launches of a file that uses __CUDA_ARCH__ which its device
+// pass cannot see: those the preprocessor removes where __CUDA_ARCH__ is
+// defined (#ifndef __CUDA_ARCH__, #if !defined(__CUDA_ARCH__), the #else of
+// #ifdef __CUDA_ARCH__), whose kernels the emulator's host pass cannot find
+// (rewrite.hpp). Positions of their '<<<'.
+std::vector<std::size_t> host_only_launches(const std::string& s, const std::vector<bool>& code) {
+    static const std::regex arch(R"(\b__CUDA_ARCH__\b)"), negated(R"(!\s*(defined\s*\(?\s*)?__CUDA_ARCH__)");
+    enum Kind { Neutral, Device, Host };
+    std::vector<Kind> stack;  // the kind of each open conditional's current branch
+    std::vector<std::size_t> out;
+    bool arch_used = false;
+    for (std::size_t at = 0; at < s.size();) {
+        const std::size_t end = std::min(s.find('\n', at), s.size());
+        std::size_t i = at;
+        while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
+        if (i < end && s[i] == '#' && code[i]) {
+            std::size_t w = i + 1;
+            while (w < end && (s[w] == ' ' || s[w] == '\t')) ++w;
+            std::size_t we = w;
+            while (we < end && text::is_ident(s[we])) ++we;
+            const std::string directive = s.substr(w, we - w), rest = s.substr(we, end - we);
+            const bool mentions = std::regex_search(rest, arch);
+            arch_used = arch_used || mentions;
+            if (directive == "ifdef") stack.push_back(mentions ? Device : Neutral);
+            else if (directive == "ifndef") stack.push_back(mentions ? Host : Neutral);
+            else if (directive == "if") stack.push_back(!mentions ? Neutral : std::regex_search(rest, negated) ? Host : Device);
+            else if (directive == "elif" && !stack.empty()) stack.back() = Neutral;
+            else if (directive == "else" && !stack.empty())
+                stack.back() = stack.back() == Device ? Host : stack.back() == Host ? Device : Neutral;
+            else if (directive == "endif" && !stack.empty()) stack.pop_back();
+        } else if (std::find(stack.begin(), stack.end(), Host) != stack.end()) {
+            for (std::size_t p = s.find("<<<", at); p != std::string::npos && p < end; p = s.find("<<<", p + 3))
+                if (code[p]) out.push_back(p);
+        }
+        at = end + 1;
+    }
+    return arch_used ? out : std::vector<std::size_t>{};
+}
+
 }  // namespace
 
 std::vector<Limit> find_limits(const std::string& source, const std::string& shim_dir) {
@@ -223,6 +263,8 @@ std::vector<Limit> find_limits(const std::string& source, const std::string& shi
         }
         i = end;
     }
+    for (const std::size_t pos : host_only_launches(source, code))
+        add(pos, "a kernel launch the device pass cannot see (host code under #ifndef __CUDA_ARCH__)", "<<<");
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Limit> out;
     for (auto& f : found) out.push_back(std::move(f.second));

@@ -704,6 +704,39 @@ std::string simt::take_trace() {
 
 // ---- the instrumentation hooks -------------------------------------------------
 
+// GCC's atomics (__atomic builtins, std::atomic, and the guard of a
+// function-local static) in the kernel file: performed as they are (one OS
+// thread runs every GPU thread), and inside a kernel checked as atomic
+// accesses: a load as a volatile one (it may be a spin-wait's poll), a store
+// or read-modify-write as an atomic; an acquire after the load and a release
+// before the store are device-wide fences (the orders of a GPU's
+// cuda::std::atomic at device scope).
+namespace {
+constexpr int kAcquire = 2, kRelease = 3, kAcqRel = 4, kSeqCst = 5;  // __tsan_memory_order
+bool acquires(int mo) { return mo == kAcquire || mo == kAcqRel || mo == kSeqCst || mo == 1; }
+bool releases(int mo) { return mo == kRelease || mo == kAcqRel || mo == kSeqCst; }
+template <typename T>
+T atomic_load(const volatile T* a, int mo, const void* pc) {
+    if (simt::detail::in_kernel()) simt::detail::volatile_read(const_cast<T*>(a), sizeof(T), pc);
+    const T v = __atomic_load_n(a, __ATOMIC_SEQ_CST);
+    if (acquires(mo)) simt::threadfence();
+    return v;
+}
+template <typename T, typename Op>
+T atomic_rmw(volatile T* a, int mo, const void* pc, Op op) {
+    if (releases(mo)) simt::threadfence();
+    if (simt::detail::in_kernel()) simt::detail::record_atomic(const_cast<T*>(a), sizeof(T), pc);
+    const T old = *a;
+    *a = op(old);
+    if (old != *a) {
+        ++simt::detail::g_progress;
+        if (simt::detail::in_kernel()) simt::detail::release(const_cast<T*>(a), true);
+    }
+    if (acquires(mo)) simt::threadfence();
+    return old;
+}
+}  // namespace
+
 #define SIMT_HOOK(kind, n, write)                                                                   \
     void __tsan_##kind##n(void* a) { simt::detail::on_access(a, n, write, __builtin_return_address(0)); } \
     void __tsan_unaligned_##kind##n(void* a) {                                                      \
@@ -751,6 +784,51 @@ SIMT_VOLATILE_HOOK(4)
 SIMT_VOLATILE_HOOK(8)
 SIMT_VOLATILE_HOOK(16)
 #undef SIMT_VOLATILE_HOOK
+#define SIMT_TSAN_ATOMIC(n, T)                                                                          \
+    T __tsan_atomic##n##_load(const volatile T* a, int mo) { return atomic_load(a, mo, __builtin_return_address(0)); } \
+    void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                        \
+        atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                         \
+    }                                                                                                   \
+    T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                        \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                  \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                                       \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o + v); }); \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                                       \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o - v); }); \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                                       \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o & v); }); \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                                        \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o | v); }); \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                                       \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o ^ v); }); \
+    }                                                                                                   \
+    T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                                      \
+        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(~(o & v)); }); \
+    }                                                                                                   \
+    int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int) {            \
+        const T expected = *c;                                                                          \
+        const T old = atomic_rmw(a, mo, __builtin_return_address(0), [&](T o) { return o == expected ? v : o; }); \
+        if (old == expected) return 1;                                                                  \
+        *c = old;                                                                                       \
+        return 0;                                                                                       \
+    }                                                                                                   \
+    int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fail) {         \
+        return __tsan_atomic##n##_compare_exchange_strong(a, c, v, mo, fail);                           \
+    }                                                                                                   \
+    T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fail) {             \
+        __tsan_atomic##n##_compare_exchange_strong(a, &c, v, mo, fail);                                 \
+        return c;                                                                                       \
+    }
+SIMT_TSAN_ATOMIC(8, char)
+SIMT_TSAN_ATOMIC(16, short)
+SIMT_TSAN_ATOMIC(32, int)
+SIMT_TSAN_ATOMIC(64, long)
+#undef SIMT_TSAN_ATOMIC
 void __tsan_read_range(void* a, unsigned long size) {
     simt::detail::on_access(a, size, false, __builtin_return_address(0));
 }

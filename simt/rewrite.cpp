@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -68,10 +70,57 @@ std::pair<std::size_t, std::size_t> name_before(const std::string& decl, std::si
     return {start, end};
 }
 
-std::string rewrite_launches(const std::string& s, const std::vector<bool>& code, const std::string& path) {
+std::vector<std::string> declared_names(const std::string& decl);
+
+// How a file is compiled: once, or (it uses __CUDA_ARCH__) as a host pass and
+// a device pass in one translation unit (rewrite.hpp).
+enum class Pass { Single, Host, Device };
+
+// Whether a callee is a name: identifiers, ::, template arguments. Only such a
+// kernel can be called from the device pass's captureless lambda.
+bool is_name(const std::string& callee) {
+    int angle = 0;
+    for (char c : callee) {
+        if (c == '<') ++angle;
+        if (c == '>') --angle;
+        if (angle == 0 && !(is_ident(c) || c == ':' || c == '>' || std::isspace(static_cast<unsigned char>(c))))
+            return false;
+    }
+    return true;
+}
+
+// The names of the file's template kernels (`template <...> __global__ void
+// name(`): launched without template arguments, theirs are deduced from the
+// call (launch.hpp's launch_call).
+std::set<std::string> template_kernels(const std::string& s, const std::vector<bool>& code) {
+    std::set<std::string> names;
+    for (std::size_t pos = s.find("__global__"); pos != std::string::npos; pos = s.find("__global__", pos + 10)) {
+        if (!word_at(s, code, pos, 10)) continue;
+        std::size_t begin = pos;
+        while (begin > 0 && !(code[begin - 1] && (s[begin - 1] == ';' || s[begin - 1] == '{' || s[begin - 1] == '}')))
+            --begin;
+        const std::string head = s.substr(begin, pos - begin);
+        if (!std::regex_search(head, std::regex(R"(\btemplate\s*<)"))) continue;
+        std::size_t paren = pos;
+        while (paren < s.size() && !(code[paren] && s[paren] == '(')) ++paren;
+        const auto [a, b] = name_before(s, paren);
+        if (b > a) names.insert(s.substr(a, b - a));
+    }
+    return names;
+}
+
+// `kernel<<<config>>>(args)` becomes a launch (launch.hpp): of the kernel's
+// pointer, whose parameter types convert the arguments on the host, or, for a
+// template kernel launched without template arguments, a call of it from a
+// generic lambda. In a file compiled twice each site named by a kernel's name
+// is numbered and tagged in both passes, and the device pass's sites only
+// register their kernels (they never run).
+std::string rewrite_launches(const std::string& s, const std::vector<bool>& code, const std::string& path, Pass pass) {
+    const std::set<std::string> templates = template_kernels(s, code);
     std::string out;
     std::size_t copied = 0;
     std::size_t next = 0;  // where the search for the next launch resumes
+    int site = 0;
     for (std::size_t pos = s.find("<<<"); pos != std::string::npos; pos = s.find("<<<", next)) {
         next = pos + 3;
         if (!code[pos]) continue;
@@ -82,11 +131,132 @@ std::string rewrite_launches(const std::string& s, const std::vector<bool>& code
         const std::size_t start = callee_start(s, pos);
         if (start == std::string::npos || start < copied || collapse_space(s.substr(start, pos - start)).empty())
             throw RewriteError(where + "cannot find the kernel name before '<<<'");
-        const std::string callee = s.substr(start, pos - start);
+        std::string callee = s.substr(start, pos - start);
+        while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
+        const std::string config = s.substr(pos + 3, close - pos - 3);
+        const bool named = is_name(callee);
+        const std::string base = callee.substr(callee.rfind(':') == std::string::npos ? 0 : callee.rfind(':') + 1);
+        const bool deduced = named && callee.find('<') == std::string::npos && templates.count(base);
+        const std::string tag = "::simt::Site<" + std::to_string(site++) + ">{}, [] {}, ";
+        const bool keyed = pass != Pass::Single && named;
+        const std::string call = "(auto&&... a) { " + callee + "(a...); }";
         out += s.substr(copied, start - copied);
-        out += "::simt::launch(" + callee + ", {\"" + collapse_space(callee) + "\", __FILE__, __LINE__}, " +
-               s.substr(pos + 3, close - pos - 3) + ")";
+        if (pass == Pass::Device) {
+            // Never run: it registers the kernel and keeps the configuration's lines.
+            if (!keyed) out += "::simt::IgnoredLaunch{}";
+            else if (deduced) out += "::simt::device_call(" + tag + "[]" + call + ")";
+            else out += "::simt::device_kernel<" + std::to_string(site - 1) + ", &" + callee + ">(" + tag.substr(0, tag.size() - 2) + ")";
+            out += newlines_in(s, start, close);
+        } else {
+            const std::string site_text = "{\"" + collapse_space(callee) + "\", __FILE__, __LINE__}, " + config + ")";
+            out += deduced ? "::simt::launch_call(" + (keyed ? tag : std::string()) + "[&]" + call + ", " + site_text
+                           : "::simt::launch(" + (keyed ? tag : std::string()) + callee + ", " + site_text;
+        }
         copied = next = close + 3;
+    }
+    return out + s.substr(copied);
+}
+
+// Whether the file uses __CUDA_ARCH__ (in code or a preprocessor line).
+bool uses_cuda_arch(const std::string& s, const std::vector<bool>& code) {
+    static const std::string word = "__CUDA_ARCH__";
+    for (std::size_t pos = s.find(word); pos != std::string::npos; pos = s.find(word, pos + 1))
+        if (word_at(s, code, pos, word.size())) return true;
+    return false;
+}
+
+// The device pass's #include lines are blank: the host pass, before it in the
+// same translation unit, included them at namespace scope.
+std::string blank_includes(const std::string& s, const std::vector<bool>& code) {
+    std::string out = s;
+    for (std::size_t at = 0; at < s.size();) {
+        const std::size_t end = std::min(s.find('\n', at), s.size());
+        const std::size_t hash = skip_space(s, at);
+        if (hash < end && s[hash] == '#' && code[hash]) {
+            const std::size_t word = s.find_first_not_of(" \t", hash + 1);
+            if (word != std::string::npos && s.compare(word, 7, "include") == 0)
+                for (std::size_t i = at; i < end; ++i) out[i] = ' ';
+        }
+        at = end + 1;
+    }
+    return out;
+}
+
+// For each position, the names of the named namespaces open there (for
+// ::a::b::), or "!" where it is inside a function or class body instead.
+struct Scopes {
+    std::vector<std::pair<std::size_t, std::string>> opens;  // '{' positions and what they open
+    std::string at(const std::string& s, const std::vector<bool>& code, std::size_t pos) const {
+        std::vector<std::string> stack;
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < pos; ++i) {
+            if (!code[i]) continue;
+            if (s[i] == '{') stack.push_back(k < opens.size() && opens[k].first == i ? opens[k++].second : "!");
+            else if (s[i] == '}' && !stack.empty()) stack.pop_back();
+        }
+        std::string path = "::";
+        for (const std::string& name : stack) {
+            if (name == "!") return "!";
+            if (!name.empty()) path += name + "::";
+        }
+        return path;
+    }
+};
+
+// The braces that open namespaces (named or not) and extern "C" blocks.
+Scopes namespace_braces(const std::string& s, const std::vector<bool>& code) {
+    Scopes scopes;
+    for (std::size_t pos = s.find("namespace"); pos != std::string::npos; pos = s.find("namespace", pos + 9)) {
+        if (!word_at(s, code, pos, 9)) continue;
+        std::size_t i = skip_space(s, pos + 9);
+        std::string name;
+        while (i < s.size() && (is_ident(s[i]) || s[i] == ':')) name += s[i++];
+        i = skip_space(s, i);
+        if (i < s.size() && s[i] == '{') scopes.opens.push_back({i, name});
+    }
+    for (std::size_t pos = s.find("extern"); pos != std::string::npos; pos = s.find("extern", pos + 6)) {
+        if (!word_at(s, code, pos, 6)) continue;
+        const std::size_t str = skip_space(s, pos + 6);
+        if (str >= s.size() || s[str] != '"') continue;
+        const std::size_t brace = skip_space(s, s.find('"', str + 1) + 1);
+        if (brace < s.size() && s[brace] == '{') scopes.opens.push_back({brace, ""});
+    }
+    std::sort(scopes.opens.begin(), scopes.opens.end());
+    return scopes;
+}
+
+// In the device pass, a __device__ or __constant__ variable at namespace
+// scope is the host pass's: the host's cudaMemcpyToSymbol and the kernels
+// must see one variable. Its declaration becomes a reference to the host
+// pass's (`static auto& name = ::ns::name;`); constants stay as they are.
+std::string share_device_variables(const std::string& s, const std::vector<bool>& code) {
+    const Scopes scopes = namespace_braces(s, code);
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t pos = 0; pos < s.size(); ++pos) {
+        const bool device = s.compare(pos, 10, "__device__") == 0 && word_at(s, code, pos, 10);
+        const bool constant = s.compare(pos, 12, "__constant__") == 0 && word_at(s, code, pos, 12);
+        if ((!device && !constant) || pos < copied) continue;
+        // The declaration: from after the previous ';', '{' or '}' to its ';'.
+        std::size_t begin = pos;
+        while (begin > 0 && !(code[begin - 1] && (s[begin - 1] == ';' || s[begin - 1] == '{' || s[begin - 1] == '}')))
+            --begin;
+        std::size_t semi = pos;
+        while (semi < s.size() && !(code[semi] && (s[semi] == ';' || s[semi] == '{' || s[semi] == '('))) ++semi;
+        if (semi >= s.size() || s[semi] != ';') continue;  // a function (or a class): not a variable
+        const std::string decl = s.substr(begin, semi - begin);
+        const std::string path = scopes.at(s, code, pos);
+        const bool fixed = std::regex_search(decl, std::regex(R"(\b(const|constexpr|extern|template)\b)"));
+        if (path == "!" || fixed) continue;
+        std::string names_part = decl.substr(pos - begin + (device ? 10 : 12));
+        const std::size_t eq = names_part.find('=');
+        if (eq != std::string::npos) names_part = names_part.substr(0, eq);
+        std::string replacement;
+        for (const std::string& name : declared_names(names_part))
+            if (!name.empty()) replacement += "static auto& " + name + " = " + path + name + "; ";
+        if (replacement.empty()) continue;
+        out += s.substr(copied, begin - copied) + replacement + newlines_in(s, begin, semi);
+        copied = semi + 1;
     }
     return out + s.substr(copied);
 }
@@ -249,8 +419,16 @@ std::string rewrite(const std::string& source, const std::string& path) {
     s = rewrite_casts(s, code_mask(s));
     s = rewrite_extern_shared(s, code_mask(s), path);
     s = register_shared(s, code_mask(s));
-    s = rewrite_launches(s, code_mask(s), path);
-    return "#include <simt/cuda.hpp>\n#line 1 \"" + c_string(path) + "\"\n" + s;
+    const std::vector<bool> code = code_mask(s);
+    const std::string line = "#line 1 \"" + c_string(path) + "\"\n";
+    const std::string prologue = "#include <simt/nvcc.hpp>\n#include <simt/cuda.hpp>\n";
+    if (!uses_cuda_arch(s, code)) return prologue + line + rewrite_launches(s, code, path, Pass::Single);
+    std::string device = blank_includes(s, code);
+    device = share_device_variables(device, code_mask(device));
+    device = rewrite_launches(device, code_mask(device), path, Pass::Device);
+    return prologue + line + rewrite_launches(s, code, path, Pass::Host) +
+           "\n#define __CUDA_ARCH__ 900\nnamespace __simt_device {\n" + line + device +
+           "\n}  // namespace __simt_device\n#undef __CUDA_ARCH__\n";
 }
 
 std::string limits_marker(const std::string& path, const std::vector<Limit>& limits) {

@@ -138,7 +138,11 @@ struct Lane {
     // the blocks it ran since, with how often (a few dozen at most), and the
     // basic blocks it has run since it was last resumed.
     std::vector<std::pair<const void*, unsigned>> visits;
-    const void* last_pc = nullptr;
+    // The last basic blocks it ran, newest at recent[(recent_at - 1) % 8]: the
+    // report says where it is in the student's file, not in a shim function
+    // its loop calls (blockDim, threadIdx).
+    const void* recent[8] = {};
+    unsigned recent_at = 0;
     unsigned slice = 0;
 };
 
@@ -550,6 +554,18 @@ std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t 
     return message;
 }
 
+// Where a sampled thread is: its newest basic block in `file` (the launch's),
+// else its newest of all.
+std::string where_now(const Lane& lane, const std::string& file) {
+    std::string newest;
+    for (unsigned k = 0; k < 8 && k < lane.recent_at; ++k) {
+        const std::string at = detail::source_line(lane.recent[(lane.recent_at - 1 - k) % 8]);
+        if (newest.empty()) newest = at;
+        if (at.rfind(file + ":", 0) == 0) return at;
+    }
+    return newest.empty() ? "?" : newest;
+}
+
 // "possible endless loop" for a block that spent the watchdog's budget and
 // then its sampling: the threads that have not finished, the lines the loop
 // spans and where each thread is.
@@ -585,7 +601,7 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
         if (lane.status == Status::Exited) continue;
         unfinished.push_back(t);
         if (lane.status == Status::Running)
-            at[{0, lane.last_pc ? detail::source_line(lane.last_pc) : "?"}].push_back(t);
+            at[{0, where_now(lane, file)}].push_back(t);
         else if (lane.status == Status::AtBarrier)
             at[{1, "the __syncthreads() at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
         else if (lane.status == Status::AtWarpSync)
@@ -678,13 +694,13 @@ void steps_spent(const void* pc) {
         b.sample_left = std::uint64_t{kSampleSlice} * b.lanes.size();
         for (auto& lane : b.lanes) {
             lane.visits.clear();
-            lane.last_pc = nullptr;
+            lane.recent_at = 0;
             lane.slice = 0;
         }
     }
     g_steps_left = 1;
     Lane& lane = *g_lane;
-    lane.last_pc = pc;
+    lane.recent[lane.recent_at++ % 8] = pc;
     const auto seen = std::find_if(lane.visits.begin(), lane.visits.end(), [pc](const auto& v) { return v.first == pc; });
     if (seen != lane.visits.end()) ++seen->second;
     else if (lane.visits.size() < kSampledBlocks) lane.visits.emplace_back(pc, 1);

@@ -45,8 +45,8 @@ TEST_CASE("rewriter: launches become simt::launch calls on the same lines") {
         "  p.kernel<<<1, 64>>>(a); table->k[i + 1]<<<2, 32>>>(b);\n"
         "}\n";
     const std::string out = simt::rewrite(src, "dir/lab.cu");
-    CHECK(out.rfind("#include <simt/cuda.hpp>\n#line 1 \"dir/lab.cu\"\n", 0) == 0);
-    CHECK(count_lines(out) == count_lines(src) + 2);  // only the two header lines added
+    CHECK(out.rfind("#include <simt/nvcc.hpp>\n#include <simt/cuda.hpp>\n#line 1 \"dir/lab.cu\"\n", 0) == 0);
+    CHECK(count_lines(out) == count_lines(src) + 3);  // only the three header lines added
     CHECK(out.find("::simt::launch(k, {\"k\", __FILE__, __LINE__}, g, b)(x);") != std::string::npos);
     CHECK(out.find("::simt::launch(ns::k2, {\"ns::k2\", __FILE__, __LINE__}, dim3(1, 2),\n           64, 0)(y);") !=
           std::string::npos);
@@ -57,12 +57,55 @@ TEST_CASE("rewriter: launches become simt::launch calls on the same lines") {
     CHECK(out.find("::simt::launch(table->k[i + 1], {\"table->k[i+1]\", __FILE__, __LINE__}, 2, 32)(b);") != std::string::npos);
 }
 
+TEST_CASE("rewriter: a template kernel launched without its arguments is called, deducing them") {
+    const std::string src =
+        "template <typename T>\n"
+        "__global__ void scan(const T* in, T* out) {}\n"
+        "void f(const float* a, float* b) { scan<<<1, 32>>>(a, b); scan<float><<<1, 32>>>(a, b); }\n";
+    const std::string out = simt::rewrite(src, "s.cu");
+    CHECK(out.find("::simt::launch_call([&](auto&&... a) { scan(a...); }, {\"scan\", __FILE__, __LINE__}, 1, 32)(a, b);") !=
+          std::string::npos);
+    CHECK(out.find("::simt::launch(scan<float>, {\"scan<float>\", __FILE__, __LINE__}, 1, 32)(a, b);") != std::string::npos);
+}
+
+TEST_CASE("rewriter: a file that uses __CUDA_ARCH__ becomes a host pass and a device pass, lines kept") {
+    const std::string src =
+        "#include <cstdio>\n"
+        "namespace lab {\n"
+        "__device__ unsigned count, a[4];\n"
+        "constexpr __device__ int kBlock = 32;\n"
+        "__global__ void k(float* p) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "  p[0] = __CUDA_ARCH__;\n"
+        "#endif\n"
+        "}\n"
+        "}\n"
+        "void f(float* p) { lab::k<<<1, kBlock>>>(p); }\n";
+    const std::string out = simt::rewrite(src, "arch.cu");
+    const std::size_t device = out.find("#define __CUDA_ARCH__ 900\nnamespace __simt_device {\n#line 1 \"arch.cu\"\n");
+    REQUIRE(device != std::string::npos);
+    const std::string host_pass = out.substr(0, device), device_pass = out.substr(device);
+    CHECK(host_pass.find("::simt::launch(::simt::Site<0>{}, [] {}, lab::k, {\"lab::k\", __FILE__, __LINE__}, 1, kBlock)(p);") !=
+          std::string::npos);
+    // The device pass: includes blank (the host pass made them), one variable
+    // for both passes, constants as they are, the site registering its kernel.
+    CHECK(device_pass.find("#include") == std::string::npos);
+    CHECK(device_pass.find("static auto& count = ::lab::count; static auto& a = ::lab::a;") != std::string::npos);
+    CHECK(device_pass.find("constexpr __device__ int kBlock = 32;") != std::string::npos);
+    CHECK(device_pass.find("::simt::device_kernel<0, &lab::k>(::simt::Site<0>{}, [] {})(p);") != std::string::npos);
+    const std::string end = "\n}  // namespace __simt_device\n#undef __CUDA_ARCH__\n";
+    CHECK(out.rfind(end) == out.size() - end.size());
+    CHECK(count_lines(device_pass) == count_lines(src) + 3 + 3);  // #define, namespace, #line; the closing lines
+    // A file without __CUDA_ARCH__ is compiled once.
+    CHECK(simt::rewrite("__global__ void k() {}\n", "x.cu").find("__simt_device") == std::string::npos);
+}
+
 TEST_CASE("rewriter: extern __shared__ becomes the block's dynamic shared memory") {
     const std::string src = "__global__ void k() {\n  extern __shared__ float tile[];\n  extern\n __shared__ int x[ ];\n}\n";
     const std::string out = simt::rewrite(src, "a.cu");
     CHECK(out.find("float* tile = ::simt::dynamic_shared_as<float>();") != std::string::npos);
     CHECK(out.find("int* x = ::simt::dynamic_shared_as<int>();\n") != std::string::npos);
-    CHECK(count_lines(out) == count_lines(src) + 2);
+    CHECK(count_lines(out) == count_lines(src) + 3);
 }
 
 TEST_CASE("rewriter: __noinline__ in the lab's code only, never as a macro over system headers") {
@@ -84,7 +127,7 @@ TEST_CASE("rewriter: every __shared__ variable of a function is declared to the 
     CHECK(out.find("__shared__ unsigned t; ::simt::declare_shared(&t, sizeof(t), \"t\", __LINE__);\n") !=
           std::string::npos);
     CHECK(out.find("__shared__ int file_scope[2];\n") != std::string::npos);  // not in a function: left alone
-    CHECK(count_lines(out) == count_lines(src) + 2);
+    CHECK(count_lines(out) == count_lines(src) + 3);
 
 }
 
@@ -98,7 +141,7 @@ TEST_CASE("rewriter: reinterpret_cast becomes the checked cast, its type named a
     CHECK(out.find("auto q = ::simt::reinterpret_checked<\n  volatile unsigned long long*>(\"volatile unsigned long "
                    "long*\", s);  // reinterpret_cast<int>(x)\n") != std::string::npos);
     CHECK(out.find("int my_reinterpret_cast(int);") != std::string::npos);
-    CHECK(count_lines(out) == count_lines(src) + 2);
+    CHECK(count_lines(out) == count_lines(src) + 3);
 }
 
 TEST_CASE("rewriter: what it cannot parse is an error naming the line") {
@@ -131,6 +174,14 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     CHECK((found[3].construct == "textures and surfaces" && found[3].written == "tex1Dfetch" && found[3].line == 8));
     CHECK((found[4].construct == "CUB" && found[4].written == "cub::" && found[4].line == 9));
     CHECK(simt::find_limits("#include <cuda_runtime.h>\n__global__ void k() {}\n", SHIM_DIR).empty());
+    // A launch the device pass of a file using __CUDA_ARCH__ cannot see (rewrite.hpp).
+    const std::vector<simt::Limit> hidden = simt::find_limits(
+        "#ifdef __CUDA_ARCH__\nint a;\n#else\nvoid f() { k<<<1, 1>>>(); }\n#endif\n"
+        "#if !defined(__CUDA_ARCH__)\nvoid g() { k<<<1, 1>>>(); }\n#endif\nvoid h() { k<<<1, 1>>>(); }\n",
+        SHIM_DIR);
+    REQUIRE(hidden.size() == 2);
+    CHECK((hidden[0].line == 4 && hidden[1].line == 7 && hidden[0].written == "<<<"));
+    CHECK(simt::find_limits("#ifndef X\nvoid f() { k<<<1, 1>>>(); }\n#endif\n", SHIM_DIR).empty());
 
     std::string file;
     const std::vector<simt::Limit> back = simt::decode_limits(simt::encode_limits("scan.cu", found), &file);
@@ -939,5 +990,18 @@ TEST_CASE("a C++ fence in a kernel file links and runs (the instrumentation's __
     simt::take_findings();
     REQUIRE(launch_cxx_fence(w.ptr) == cudaSuccess);
     CHECK(download(w.ptr, 2) == std::vector<int>{1, 45});
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("a file that uses __CUDA_ARCH__: kernels see 900, host code does not, __device__ variables are one") {
+    DeviceArray<int> out(64);
+    int host_arch = 0;
+    unsigned launches = 0;
+    simt::take_findings();
+    REQUIRE(launch_cuda_arch(out.ptr, 32, &host_arch, &launches) == cudaSuccess);
+    CHECK(host_arch == -1);
+    CHECK(launches == 2);
+    const std::vector<int> got = download(out.ptr, 64);
+    CHECK(got == std::vector<int>(64, 905));
     CHECK(simt::take_findings().empty());
 }

@@ -5,6 +5,9 @@
 #include <cstddef>
 #include "simt/vector_types.hpp"
 
+// cuda_runtime_api.h's version: the CUDA 13.0 runtime the emulator stands in for.
+#define CUDART_VERSION 13000
+
 enum cudaError_t {
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,

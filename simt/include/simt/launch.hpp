@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -21,39 +23,182 @@ struct LaunchSite {
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
                      void* closure);
 
-template <typename... Params>
+// A launch converts its arguments on the host to the kernel's parameter types,
+// as CUDA does, and each GPU thread calls the kernel on those copies. A
+// template kernel launched with its template arguments left to deduction
+// (`scan<<<g, b>>>(in, out)` for template <typename T> scan(const T*, T*)) is
+// called instead from a generic lambda the rewriter writes at the launch site,
+// [&](auto&&... a) { scan(a...); }, on copies of the arguments, so the call
+// deduces them as nvcc's does.
+//
+// A file that uses __CUDA_ARCH__ is compiled twice in one translation unit
+// (rewrite.hpp): a host pass, whose host code runs, and a device pass, in
+// namespace __simt_device with __CUDA_ARCH__ defined, whose kernels run. Each
+// launch site N of the device pass registers at start-up how to call its
+// kernel (device_kernel, device_call); the host pass's site N finds it by the
+// same key: the site's number, a lambda made at the site (whose type the
+// compiler names after the enclosing function and its template arguments)
+// and the argument tuple's type, the device pass's namespace left out.
+template <int N>
+struct Site {};
+struct NoTag {};
+
+using DeviceCall = void (*)(void* args);  // args: the launch's tuple of copies
+void register_device_site(const std::string& key, DeviceCall call);
+DeviceCall find_device_site(const std::string& key);
+// __PRETTY_FUNCTION__ less the device pass's namespace and the numbers of a
+// generic lambda's invented parameters.
+std::string device_site_key(const char* pretty);
+
+template <int N, typename Tag, typename Tuple>
+__attribute__((no_sanitize_thread)) const std::string& site_key() {
+    static const std::string key = device_site_key(__PRETTY_FUNCTION__);
+    return key;
+}
+
+// Runs body(args) in every GPU thread, or, for site N >= 0 of a file
+// compiled twice, the device pass's call registered for it.
+template <int N, typename Tag, typename Tuple, typename Body>
+void run_launch(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, Tuple& args, Body& body) {
+    struct Closure {
+        Body* body;
+        Tuple* args;
+        DeviceCall device;
+    } closure{&body, &args, nullptr};
+    if constexpr (N >= 0) closure.device = find_device_site(site_key<N, Tag, Tuple>());
+    run_grid(site, grid, block, shared_bytes,
+             [](void* c) {
+                 auto* cl = static_cast<Closure*>(c);
+                 if (cl->device) cl->device(cl->args);
+                 else (*cl->body)(*cl->args);
+             },
+             &closure);
+}
+
+struct LaunchConfig {
+    LaunchSite site;
+    dim3 grid, block;
+    std::size_t shared_bytes;
+};
+
+// A kernel whose parameter types are known at the site (a function, or a
+// template with its arguments written).
+template <int N, typename Tag, typename... Params>
 class Launch {
 public:
-    Launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes)
-        : kernel_(kernel), site_(site), grid_(grid), block_(block), shared_bytes_(shared_bytes) {}
+    Launch(void (*kernel)(Params...), LaunchConfig config) : kernel_(kernel), config_(config) {}
 
     template <typename... Args>
     void operator()(Args&&... args) {
         static_assert(sizeof...(Args) == sizeof...(Params), "kernel launched with the wrong number of arguments");
-        struct Closure {
-            void (*kernel)(Params...);
-            std::tuple<std::decay_t<Params>...> args;
-        } closure{kernel_, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
-        run_grid(site_, grid_, block_, shared_bytes_,
-                 [](void* c) {
-                     auto* cl = static_cast<Closure*>(c);
-                     std::apply(cl->kernel, cl->args);
-                 },
-                 &closure);
+        using Tuple = std::tuple<std::decay_t<Params>...>;
+        Tuple copies(std::forward<Args>(args)...);
+        auto body = [kernel = kernel_](Tuple& t) { std::apply(kernel, t); };
+        run_launch<N, Tag>(config_.site, config_.grid, config_.block, config_.shared_bytes, copies, body);
     }
 
 private:
     void (*kernel_)(Params...);
-    LaunchSite site_;
-    dim3 grid_, block_;
-    std::size_t shared_bytes_;
+    LaunchConfig config_;
 };
 
-// What `kernel<<<grid, block, shared, stream>>>` is rewritten to.
+// A template kernel whose arguments the call deduces.
+template <int N, typename Tag, typename Call>
+class CallLaunch {
+public:
+    CallLaunch(Call call, LaunchConfig config) : call_(std::move(call)), config_(config) {}
+
+    template <typename... Args>
+    void operator()(Args&&... args) {
+        using Tuple = std::tuple<std::decay_t<Args>...>;
+        Tuple copies(std::forward<Args>(args)...);
+        auto body = [this](Tuple& t) { std::apply(call_, t); };
+        run_launch<N, Tag>(config_.site, config_.grid, config_.block, config_.shared_bytes, copies, body);
+    }
+
+private:
+    Call call_;
+    LaunchConfig config_;
+};
+
+// What `kernel<<<grid, block, shared, stream>>>` is rewritten to: launch in a
+// file compiled once, launch with the site's number and tag in the host pass
+// of one compiled twice; launch_call where the kernel's template arguments
+// are deduced.
 template <typename... Params>
-Launch<Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
-                         std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
-    return Launch<Params...>(kernel, site, grid, block, shared_bytes);
+Launch<-1, NoTag, Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
+                                    std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
+    return {kernel, {site, grid, block, shared_bytes}};
+}
+template <int N, typename Tag, typename... Params>
+Launch<N, Tag, Params...> launch(Site<N>, Tag, void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
+                                 std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
+    return {kernel, {site, grid, block, shared_bytes}};
+}
+template <typename Call>
+CallLaunch<-1, NoTag, Call> launch_call(Call call, LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                        cudaStream_t = nullptr) {
+    return {std::move(call), {site, grid, block, shared_bytes}};
+}
+template <int N, typename Tag, typename Call>
+CallLaunch<N, Tag, Call> launch_call(Site<N>, Tag, Call call, LaunchSite site, dim3 grid, dim3 block,
+                                     std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
+    return {std::move(call), {site, grid, block, shared_bytes}};
+}
+
+// The device pass's sites: never run; each registers at start-up, for the
+// host pass's site of the same number, how to call its kernel on the tuple
+// of copies the host pass's launch makes (the two passes' types differ only
+// in their namespace, so their tuples have one layout).
+struct IgnoredLaunch {
+    template <typename... Args>
+    void operator()(Args&&...) const {}
+};
+
+// Instantiated (odr-used) by a device pass's site, its token's initialiser
+// registers `Call` at start-up: the site itself never runs.
+template <int N, typename Tag, typename Tuple, DeviceCall Call>
+struct DeviceRegistration {
+    static const int token;
+};
+template <int N, typename Tag, typename Tuple, DeviceCall Call>
+const int DeviceRegistration<N, Tag, Tuple, Call>::token = (register_device_site(site_key<N, Tag, Tuple>(), Call), 0);
+
+template <typename Tuple, auto Kernel>
+void call_kernel(void* args) {
+    std::apply(Kernel, *static_cast<Tuple*>(args));
+}
+template <typename... Params>
+std::tuple<std::decay_t<Params>...> params_of(void (*)(Params...));
+
+// Site N of the device pass, for a kernel named with its parameter types known.
+template <int N, auto Kernel, typename Tag>
+IgnoredLaunch device_kernel(Site<N>, Tag) {
+    using Tuple = decltype(params_of(Kernel));
+    (void)DeviceRegistration<N, Tag, Tuple, &call_kernel<Tuple, Kernel>>::token;
+    return {};
+}
+
+template <typename Call, typename Tuple>
+void call_device(void* args) {
+    static_assert(std::is_empty_v<Call>, "the device pass's call names its kernel and captures nothing");
+    // A closure without captures has no state: calling it needs no object made from one.
+    alignas(Call) unsigned char none[sizeof(Call)] = {};
+    std::apply(*std::launder(reinterpret_cast<Call*>(none)), *static_cast<Tuple*>(args));
+}
+
+template <int N, typename Tag, typename Call>
+struct DeviceCallSite {
+    template <typename... Args>
+    void operator()(Args&&...) const {
+        using Tuple = std::tuple<std::decay_t<Args>...>;
+        (void)DeviceRegistration<N, Tag, Tuple, &call_device<Call, Tuple>>::token;
+    }
+};
+// Site N of the device pass, for a template kernel whose arguments are deduced.
+template <int N, typename Tag, typename Call>
+DeviceCallSite<N, Tag, Call> device_call(Site<N>, Tag, Call) {
+    return {};
 }
 
 // Called where a `__shared__` array is declared (the rewriter adds the call):
