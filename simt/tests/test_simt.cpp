@@ -131,6 +131,7 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     CHECK((found[3].construct == "textures and surfaces" && found[3].written == "tex1Dfetch" && found[3].line == 8));
     CHECK((found[4].construct == "CUB" && found[4].written == "cub::" && found[4].line == 9));
     CHECK(simt::find_limits("#include <cuda_runtime.h>\n__global__ void k() {}\n", SHIM_DIR).empty());
+    CHECK(simt::find_limits("#include <vector_types.h>\n#include <vector_functions.h>\n", SHIM_DIR).empty());
 
     std::string file;
     const std::vector<simt::Limit> back = simt::decode_limits(simt::encode_limits("scan.cu", found), &file);
