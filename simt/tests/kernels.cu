@@ -528,3 +528,48 @@ cudaError_t launch_cxx_fence(int* d_words) {
     cxx_fence<<<1, 64>>>(d_words);
     return cudaGetLastError();
 }
+
+// Vector types loaded or stored whole one past the end of a 96-byte
+// allocation: one access of the type's size (a float4 one of 16 bytes, an
+// int2 one of 8), as on a GPU.
+// (A component is changed in between: GCC would otherwise split such a copy
+// into one access per component, with -fno-tree-sra it does not.)
+template <typename T>
+__global__ void vector_past_end(T* data, bool store) {
+    constexpr unsigned n = 96 / sizeof(T);
+    T v = data[store ? 0 : n];
+    v.x = static_cast<decltype(v.x)>(v.x + 1);
+    data[store ? n : 0] = v;
+}
+
+cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store) {
+    switch (which) {
+        case 0: vector_past_end<char4><<<1, 1>>>(static_cast<char4*>(d_data), store); break;
+        case 1: vector_past_end<short4><<<1, 1>>>(static_cast<short4*>(d_data), store); break;
+        case 2: vector_past_end<int2><<<1, 1>>>(static_cast<int2*>(d_data), store); break;
+        case 3: vector_past_end<float2><<<1, 1>>>(static_cast<float2*>(d_data), store); break;
+        case 4: vector_past_end<int3><<<1, 1>>>(static_cast<int3*>(d_data), store); break;
+        case 5: vector_past_end<int4><<<1, 1>>>(static_cast<int4*>(d_data), store); break;
+        case 6: vector_past_end<float4><<<1, 1>>>(static_cast<float4*>(d_data), store); break;
+        case 7: vector_past_end<double2><<<1, 1>>>(static_cast<double2*>(d_data), store); break;
+        case 8: vector_past_end<ulonglong2><<<1, 1>>>(static_cast<ulonglong2*>(d_data), store); break;
+        case 9: vector_past_end<double4_32a><<<1, 1>>>(static_cast<double4_32a*>(d_data), store); break;
+    }
+    return cudaGetLastError();
+}
+
+// Integer and SIMD intrinsics whose emulation branches or loops on its
+// operands (__ffs(0), __clz(0), __fns's search, saturation): on a GPU each is
+// an instruction or a few, and here none is a basic block of the kernel's,
+// so no warp diverges.
+__global__ void intrinsics_by_lane(unsigned* out) {
+    const unsigned t = threadIdx.x;
+    out[t] = static_cast<unsigned>(__ffs(static_cast<int>(t)) + __clz(static_cast<int>(t)) + __popc(t)) +
+             __fns(0xf0f0f0f0u, t % 32, static_cast<int>(t % 5) - 2) + __vabsss2(t * 0x9e3779b9u) +
+             __byte_perm(t, ~t, t) + __vsads4(t, ~t * 7u) + __funnelshift_lc(t, ~t, t);
+}
+
+cudaError_t launch_intrinsics_by_lane(unsigned* d_out) {
+    intrinsics_by_lane<<<1, 64>>>(d_out);
+    return cudaGetLastError();
+}

@@ -28,3 +28,5 @@ cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset)
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
 cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
 cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches);  // cuda_arch.cu
+cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store);  // which: kernels.cu's list
+cudaError_t launch_intrinsics_by_lane(unsigned* d_out);

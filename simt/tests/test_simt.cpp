@@ -182,6 +182,7 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     REQUIRE(hidden.size() == 2);
     CHECK((hidden[0].line == 4 && hidden[1].line == 7 && hidden[0].written == "<<<"));
     CHECK(simt::find_limits("#ifndef X\nvoid f() { k<<<1, 1>>>(); }\n#endif\n", SHIM_DIR).empty());
+    CHECK(simt::find_limits("#include <vector_types.h>\n#include <vector_functions.h>\n", SHIM_DIR).empty());
 
     std::string file;
     const std::vector<simt::Limit> back = simt::decode_limits(simt::encode_limits("scan.cu", found), &file);
@@ -1004,4 +1005,55 @@ TEST_CASE("a file that uses __CUDA_ARCH__: kernels see 900, host code does not, 
     const std::vector<int> got = download(out.ptr, 64);
     CHECK(got == std::vector<int>(64, 905));
     CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("vector types: a load or store of one is one access of its size, as on a GPU") {
+    struct Type {
+        const char* name;
+        unsigned bytes;
+    };
+    const Type types[] = {{"char4", 4},  {"short4", 8},  {"int2", 8},    {"float2", 8},      {"int3", 12},
+                          {"int4", 16},  {"float4", 16}, {"double2", 16}, {"ulonglong2", 16}, {"double4_32a", 32}};
+    DeviceArray<char> data(96);
+    REQUIRE(cudaMemset(data.ptr, 0, 96) == cudaSuccess);
+    simt::take_findings();
+    for (unsigned which = 0; which < std::size(types); ++which)
+        for (bool store : {false, true}) {
+            CAPTURE(types[which].name);
+            CAPTURE(store);
+            REQUIRE(launch_vector_past_end(data.ptr, which, store) == cudaSuccess);
+            const auto f = simt::take_findings();
+            REQUIRE(f.size() == 1);
+            const std::string text = simt::format(f[0]);
+            CHECK(text.find(std::string("in kernel vector_past_end<") + types[which].name + ">: block (0,0,0): thread 0 " +
+                            (store ? "wrote " : "read ") + std::to_string(types[which].bytes) +
+                            " bytes at offset 96 of a 96-byte device allocation (past its end)") != std::string::npos);
+        }
+}
+
+TEST_CASE("integer and SIMD intrinsics: exact, and no branch of the kernel's (no warp diverges)") {
+    DeviceArray<unsigned> out(64);
+    simt::take_findings();
+    simt::set_divergence_tracing(true);
+    REQUIRE(launch_intrinsics_by_lane(out.ptr) == cudaSuccess);
+    simt::set_divergence_tracing(false);
+    const auto all = simt::take_divergence();
+    REQUIRE(all.size() == 1);
+    CHECK(all[0].efficiency() == 1.0);
+    for (const auto& interval : all[0].cells)
+        for (const auto& cell : interval) CHECK(cell.blocks_divergent == 0);
+    CHECK(simt::take_findings().empty());
+    // Each term by CUDA's definition, for threads 0 and 1 (sums modulo 2^32).
+    const std::vector<unsigned> got = download(out.ptr, 64);
+    // t = 0: __ffs(0) 0, __clz(0) 32, __popc 0; __fns(0xf0f0f0f0, 0, -2): no
+    // set bit at or below bit 0, 0xffffffff; __vabsss2(0) 0; __byte_perm(0,
+    // ~0, 0) byte 0 of x four times, 0; __vsads4(0, 0xfffffff9): bytes -7, -1,
+    // -1, -1, 10; __funnelshift_lc(0, ~0, 0): hi, 0xffffffff.
+    CHECK(got[0] == 32u + 0xffffffffu + 10u + 0xffffffffu);
+    // t = 1: 1 + 31 + 1; __fns(0xf0f0f0f0, 1, -1): bits 1 and 0 clear,
+    // 0xffffffff; __vabsss2(0x9e3779b9): |0x9e37| = 0x61c9, 0x79b9;
+    // __byte_perm(1, ~1, 1): bytes 1, 0, 0, 0 of x, 0x01010100;
+    // __vsads4(1, 0xfffffff2): |1 + 14| + 1 + 1 + 1 = 18;
+    // __funnelshift_lc(1, ~1, 1): 0xfffffffe:00000001 << 1, 0xfffffffc.
+    CHECK(got[1] == 33u + 0xffffffffu + 0x61c979b9u + 0x01010100u + 18u + 0xfffffffcu);
 }

@@ -30,6 +30,7 @@
 #define __constant__ static
 
 #include "simt/vector_types.hpp"
+#include "simt/intrinsics.hpp"
 #include "simt/host_api.hpp"
 #include "simt/thread.hpp"
 #include "simt/warp.hpp"

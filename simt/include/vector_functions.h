@@ -1,0 +1,3 @@
+// The emulator has CUDA's vector types and their make_ functions in its shim.
+#pragma once
+#include <simt/cuda.hpp>
