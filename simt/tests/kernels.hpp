@@ -27,3 +27,10 @@ cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned whi
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
 cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
+// 0: every thread adds into the __device__ int d_total without an atomic; 1:
+// thread 0 reads d_table[index] (8 ints) into it; 2: every thread atomicAdds into it.
+cudaError_t launch_device_variable(unsigned which, int index);
+extern int d_total;
+extern int d_table[8];
+cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
+cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);

@@ -15,7 +15,11 @@ struct LaunchSite {
     const char* kernel;  // the kernel expression as written
     const char* file;
     int line;
+    const void* function = nullptr;  // the kernel's address (its attributes: cudaFuncSetAttribute)
 };
+
+// Whether a launch may go to `stream`; if not, CUDA's error is set (runtime_api.cpp).
+bool launch_stream_ok(cudaStream_t stream);
 
 // Runs body() once per thread of the grid; returns the launch error, if any.
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
@@ -24,12 +28,16 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
 template <typename... Params>
 class Launch {
 public:
-    Launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes)
-        : kernel_(kernel), site_(site), grid_(grid), block_(block), shared_bytes_(shared_bytes) {}
+    Launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes,
+           cudaStream_t stream)
+        : kernel_(kernel), site_(site), grid_(grid), block_(block), shared_bytes_(shared_bytes), stream_(stream) {
+        site_.function = reinterpret_cast<const void*>(kernel);
+    }
 
     template <typename... Args>
     void operator()(Args&&... args) {
         static_assert(sizeof...(Args) == sizeof...(Params), "kernel launched with the wrong number of arguments");
+        if (!launch_stream_ok(stream_)) return;  // a destroyed stream: nothing runs
         struct Closure {
             void (*kernel)(Params...);
             std::tuple<std::decay_t<Params>...> args;
@@ -47,13 +55,16 @@ private:
     LaunchSite site_;
     dim3 grid_, block_;
     std::size_t shared_bytes_;
+    cudaStream_t stream_;
 };
 
-// What `kernel<<<grid, block, shared, stream>>>` is rewritten to.
+// What `kernel<<<grid, block, shared, stream>>>` is rewritten to. Every
+// stream's work has finished before a launch returns, so the launch runs at
+// once whatever its stream.
 template <typename... Params>
 Launch<Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
-                         std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
-    return Launch<Params...>(kernel, site, grid, block, shared_bytes);
+                         std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+    return Launch<Params...>(kernel, site, grid, block, shared_bytes, stream);
 }
 
 // Called where a `__shared__` array is declared (the rewriter adds the call):
