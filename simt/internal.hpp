@@ -197,8 +197,6 @@ std::size_t take_static_shared();
 // cudaDeviceReset's part in device_api.cpp: limits, cache settings and
 // kernels' attributes back to their defaults.
 void reset_device_settings();
-// Whether a launch may go to `stream` (a live stream or a default one).
-bool stream_is_valid(cudaStream_t stream);
 
 // An access the running thread must not make (memory that is not there, or
 // the program's own that is not the kernel's): after its report the launch

@@ -237,8 +237,6 @@ bool valid_event(cudaEvent_t e) { return e != nullptr && g_events.count(e) != 0;
 
 }  // namespace
 
-bool simt::detail::stream_is_valid(cudaStream_t stream) { return valid_stream(stream); }
-
 bool simt::launch_stream_ok(cudaStream_t stream) {
     if (valid_stream(stream)) return true;
     fail(cudaErrorInvalidResourceHandle);
