@@ -137,6 +137,13 @@ void divergence_restore(std::vector<LaneTrace>& from);
 // performed), then kGuard bytes of inaccessible pages on each side, which
 // nothing else is mapped into: an index up to kGuard bytes out of range is
 // reported against its allocation. The emulator's own state lies elsewhere.
+// What an allocation is: cudaMalloc's and cudaMallocAsync's (Device),
+// cudaMallocManaged's (Managed), pinned host memory (Pinned: cudaMallocHost,
+// cudaHostAlloc), host memory cudaHostRegister registered (Registered: no
+// mapping of its own), a `__device__` or `__constant__` variable (Variable:
+// in the program's image). Kernels may access every kind; the leak check
+// and cudaMemGetInfo count Device and Managed.
+enum class MemoryKind : unsigned char { Device, Managed, Pinned, Registered, Variable };
 struct Allocation {
     std::size_t bytes;
     // The whole mapping [map_low, map_high) and its accessible part
@@ -149,7 +156,20 @@ struct Allocation {
     mutable bool kernel_written = false;
     // The bytes the program was given (simt::set_given_bytes); reads past them are out of bounds.
     mutable std::size_t given = SIZE_MAX;
+    MemoryKind kind = MemoryKind::Device;
+    unsigned flags = 0;          // cudaHostAlloc's, cudaHostRegister's or cudaMallocManaged's
+    const char* name = nullptr;  // a variable's, and its line
+    int line = 0;
 };
+// Whether the kind counts as device memory (the leak check, cudaMemGetInfo).
+inline bool counts_as_device(MemoryKind k) { return k == MemoryKind::Device || k == MemoryKind::Managed; }
+// The variables registered before main (simt::declare_device_variable, run
+// during static initialisation) join g_allocations here: called where a
+// launch starts and by the runtime API.
+void adopt_device_variables();
+// "a 128-byte device allocation" or "the 64-byte __device__ variable table
+// declared at line 3", for reports.
+std::string describe_allocation(const Allocation& a);
 const std::map<const unsigned char*, Allocation>& allocations();
 // Every allocation, by base (runtime_api.cpp owns them).
 extern std::map<const unsigned char*, Allocation> g_allocations;
@@ -158,6 +178,25 @@ extern thread_local cudaError_t g_last_error;
 cudaError_t fail(cudaError_t err);
 constexpr std::size_t kRedzone = 256;
 constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 bytes past either end
+
+// Kernels' attributes, by the kernel's address (device_api.cpp): the
+// static shared memory of its last launch, cudaFuncSetAttribute's values.
+struct KernelInfo {
+    std::size_t static_shared = 0;  // the most a launch of it declared
+    int max_dynamic_shared = -1;  // -1: not set (48 KiB less its static shared memory)
+    int carveout = -1;
+    int cluster[6] = {};          // cudaFuncAttributeClusterDimMustBeSet ... SchedulingPolicyPreference
+};
+KernelInfo& kernel_info(const void* function);
+// The dynamic shared memory a launch of `function` may have: 48 KiB less its
+// static shared memory, or what cudaFuncSetAttribute allowed.
+std::size_t dynamic_shared_limit(const void* function);
+// The bytes of the __shared__ arrays the running launch declared (the most a
+// block of it had); taking it starts the count again (memcheck.cpp).
+std::size_t take_static_shared();
+// cudaDeviceReset's part in device_api.cpp: limits, cache settings and
+// kernels' attributes back to their defaults.
+void reset_device_settings();
 
 // An access the running thread must not make (memory that is not there, or
 // the program's own that is not the kernel's): after its report the launch

@@ -93,6 +93,7 @@ struct Trace {
 } g_trace;
 
 std::vector<SharedArray> g_shared;  // of the running launch
+std::size_t g_static_shared = 0;    // the most bytes of declared arrays a block of the running launch had
 
 // The running block's shared array that holds p, or nullptr.
 SharedArray* shared_array_at(const unsigned char* p) {
@@ -287,8 +288,9 @@ void shared_access(SharedArray& a, const unsigned char* p, std::size_t size, boo
     }
 }
 
-void global_access(const unsigned char* base, std::size_t bytes, const unsigned char* p, std::size_t size,
+void global_access(const unsigned char* base, const Allocation& a, const unsigned char* p, std::size_t size,
                    bool write, bool atomic, const void* pc) {
+    const std::size_t bytes = a.bytes;
     LaunchState& L = *current_launch();
     if (write && !atomic) ++g_progress;
     GlobalShadow& g = g_global[base];
@@ -300,10 +302,7 @@ void global_access(const unsigned char* base, std::size_t bytes, const unsigned 
     const std::size_t offset = static_cast<std::size_t>(p - base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
         check_word(g.words[off / 4], write, atomic, thread, id, L.launch_first_interval, true,
-                   [&] {
-                       return "the word at byte " + std::to_string(off) + " of a " + std::to_string(bytes) +
-                              "-byte device allocation,";
-                   },
+                   [&] { return "the word at byte " + std::to_string(off) + " of " + describe_allocation(a) + ","; },
                    "data race on global memory");
 }
 
@@ -390,7 +389,7 @@ const std::pair<const unsigned char* const, Allocation>* allocation_holding(cons
 }
 
 // "a 128-byte device allocation", for reports.
-std::string device_allocation(const Allocation& a) { return "a " + std::to_string(a.bytes) + "-byte device allocation"; }
+std::string device_allocation(const Allocation& a) { return describe_allocation(a); }
 
 // The allocation whose mapping (guard pages included) holds p, or none.
 const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p) {
@@ -398,6 +397,18 @@ const std::pair<const unsigned char* const, Allocation>* allocation_around(const
     const auto next = allocs.upper_bound(p);
     if (next != allocs.begin() && p < std::prev(next)->second.map_high) return &*std::prev(next);
     if (next != allocs.end() && p >= next->second.map_low) return &*next;
+    return nullptr;
+}
+
+// The `__device__` variable p lies within 64 bytes of (outside it), or none.
+const std::pair<const unsigned char* const, Allocation>* variable_near(const unsigned char* p) {
+    const auto& allocs = allocations();
+    const auto next = allocs.upper_bound(p);
+    if (next != allocs.begin()) {
+        const auto& prev = *std::prev(next);
+        if (prev.second.kind == MemoryKind::Variable && p < prev.first + prev.second.bytes + 64) return &prev;
+    }
+    if (next != allocs.end() && next->second.kind == MemoryKind::Variable && p + 64 > next->first) return &*next;
     return nullptr;
 }
 
@@ -460,7 +471,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
 
     if (const auto* it = allocation_holding(p, size)) {
         const unsigned char* base = it->first;
-        const std::size_t bytes = it->second.bytes, given = it->second.given;
+        const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
             return report("out-of-bounds access", [&] {
                 return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
@@ -469,7 +480,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
             });
         if (write) it->second.kernel_written = true;
         if (atomic || is_volatile) acquire(p);  // before the check: an RMW reads first
-        global_access(base, bytes, p, size, write, atomic || is_volatile, pc);
+        global_access(base, it->second, p, size, write, atomic || is_volatile, pc);
         if (write && is_volatile) {
             ++g_progress;
             release(p, false);
@@ -482,6 +493,13 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
             return access_by_thread(write, size) + " " +
                    outside(p - a->first, device_allocation(a->second)) + " at " +
                    line_of(pc_id(pc));
+        });
+    // Just outside a `__device__` variable (in the program's image, with no
+    // mapping of its own: only the 64 bytes on each side are told apart).
+    if (const auto* v = variable_near(p); v != nullptr)
+        return report("out-of-bounds access", [&] {
+            return access_by_thread(write, size) + " " + outside(p - v->first, describe_allocation(v->second)) +
+                   " at " + line_of(pc_id(pc));
         });
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
@@ -583,7 +601,14 @@ void release(const void* addr, bool stored) {
     else g_publish_pending = true;
 }
 
+std::size_t take_static_shared() {
+    const std::size_t bytes = g_static_shared;
+    g_static_shared = 0;
+    return bytes;
+}
+
 void memcheck_begin_launch() {
+    adopt_device_variables();
     g_shared.clear();
     if (const std::size_t bytes = dynamic_shared_size(); bytes > 0) {
         const auto* base = static_cast<const unsigned char*>(dynamic_shared());
@@ -663,6 +688,10 @@ void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t
         if (a.base == p) return;  // the block's other threads
     g_shared.push_back({p, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line,
                         std::vector<Word>((bytes + 3) / 4), format});
+    std::size_t declared = 0;  // the block's arrays (the extern one has no formatter)
+    for (const auto& a : g_shared)
+        if (a.format != nullptr) declared += a.bytes;
+    g_static_shared = std::max(g_static_shared, declared);
 }
 
 void simt::format_element(float v, char* out, std::size_t size) { std::snprintf(out, size, "%g", double{v}); }

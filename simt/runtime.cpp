@@ -102,7 +102,7 @@ thread_local std::string g_refused_launch;  // take_refused_launch()
 // ---- the scheduler ----------------------------------------------------------
 
 constexpr unsigned kMaxThreadsPerBlock = 1024;
-constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute
+constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute or static shared memory
 constexpr std::size_t kFiberStack = 64 * 1024;
 
 // Spinning: the thread polled one word (an atomic that changed nothing, a
@@ -755,9 +755,12 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     if (threads == 0 || threads > kMaxThreadsPerBlock || block.z > 64)
         return refuse("a block of " + std::to_string(threads) + " threads (1 to " +
                       std::to_string(kMaxThreadsPerBlock) + ", block.z at most 64)");
-    if (shared_bytes > kMaxDynamicShared)
+    // 48 KiB less the kernel's static shared memory (known after its first
+    // launch), unless cudaFuncSetAttribute allowed more.
+    if (const std::size_t most = detail::dynamic_shared_limit(site.function); shared_bytes > most)
         return refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory (at most " +
-                      std::to_string(kMaxDynamicShared) + ")");
+                      std::to_string(most) +
+                      (most == kMaxDynamicShared ? ", 48 KiB, without cudaFuncSetAttribute)" : ")"));
 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
@@ -889,6 +892,10 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     detail::g_steps_left = kNever;
     g_block = nullptr;
     detail::divergence_end_launch();
+    if (const std::size_t declared = detail::take_static_shared(); site.function != nullptr) {
+        std::size_t& known = detail::kernel_info(site.function).static_shared;
+        known = std::max(known, declared);
+    }
     detail::memcheck_end_launch();
     g_interval_counter = launch.interval_high;
     g_launch = nullptr;

@@ -56,6 +56,13 @@ std::string source_line(const void* pc) {
             if (colon != std::string::npos && text.find("??") == std::string::npos) {
                 const auto slash = text.rfind('/', colon);
                 result = slash == std::string::npos ? text : text.substr(slash + 1);
+                // A line-table entry under the default file register (the
+                // first functions of the object, before any other file was
+                // named) is DWARF 5's file 1, the .cu of the rewriter's #line;
+                // binutils 2.40's addr2line reads it as file 0, the generated
+                // X.emu.cpp, whose lines are the .cu's (it adds none).
+                if (const auto emu = result.rfind(".emu.cpp:"); emu != std::string::npos)
+                    result = result.substr(0, emu) + ".cu" + result.substr(emu + 8);
             }
         }
     }

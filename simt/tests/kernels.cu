@@ -529,6 +529,44 @@ cudaError_t launch_cxx_fence(int* d_words) {
     return cudaGetLastError();
 }
 
+// `__device__` variables are device memory to the checks (the rewriter
+// registers them): every thread adds into one word without an atomic (a
+// race), or thread 0 reads just outside a table (out of bounds).
+__device__ int d_total;
+__device__ int d_table[8];
+
+__global__ void device_variable_race() {
+    d_total += 1;  // line 539
+}
+
+__global__ void device_variable_past_end(int index) {
+    if (threadIdx.x == 0) d_total = d_table[index];  // line 543
+}
+
+__global__ void device_variable_atomic() { atomicAdd(&d_total, 1); }
+
+cudaError_t launch_device_variable(unsigned which, int index) {
+    switch (which) {
+        case 0: device_variable_race<<<1, 64>>>(); break;  // line 550
+        case 1: device_variable_past_end<<<1, 32>>>(index); break;  // line 551
+        case 2: device_variable_atomic<<<2, 64>>>(); break;
+    }
+    return cudaGetLastError();
+}
+
+// 100000 bytes of dynamic shared memory, allowed by cudaFuncSetAttribute.
+cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow) {
+    if (allow) cudaFuncSetAttribute(dynamic_reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000);
+    dynamic_reverse<<<1, 64, shared_bytes>>>(d_in, d_out);
+    return cudaGetLastError();
+}
+
+// A launch on a stream, and on one destroyed.
+cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream) {
+    fill<float><<<(n + 63) / 64, 64, 0, stream>>>(d_out, 2.0f, n);
+    return cudaGetLastError();
+}
+
 // Vector types loaded or stored whole one past the end of a 96-byte
 // allocation: one access of the type's size (a float4 one of 16 bytes, an
 // int2 one of 8), as on a GPU.

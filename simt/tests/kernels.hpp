@@ -30,3 +30,10 @@ cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then ato
 cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches);  // cuda_arch.cu
 cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store);  // which: kernels.cu's list
 cudaError_t launch_intrinsics_by_lane(unsigned* d_out);
+// 0: every thread adds into the __device__ int d_total without an atomic; 1:
+// thread 0 reads d_table[index] (8 ints) into it; 2: every thread atomicAdds into it.
+cudaError_t launch_device_variable(unsigned which, int index);
+extern int d_total;
+extern int d_table[8];
+cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
+cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);

@@ -144,6 +144,32 @@ TEST_CASE("rewriter: reinterpret_cast becomes the checked cast, its type named a
     CHECK(count_lines(out) == count_lines(src) + 3);
 }
 
+TEST_CASE("rewriter: __device__ and __constant__ variables at namespace scope are registered, on the same line") {
+    const std::string src =
+        "__device__ int counter = 0;\n"                              // 1
+        "__constant__ float c[4] = {1, 2, 3, 4};\n"                 // 2
+        "static __device__ unsigned a[8], b{3};\n"                   // 3
+        "namespace ns { __device__ __align__(16) float v[4]; }\n"    // 4
+        "extern __device__ int elsewhere;\n"                         // 5: a declaration
+        "template <typename T> __device__ T per_type;\n"             // 6: a template
+        "__device__ int twice(int x) { return 2 * x; }\n"            // 7: a function
+        "__host__ __device__ float f(float);\n"                      // 8
+        "__global__ void k() { __shared__ int t[2]; static __device__ int s; }\n"  // 9: in a function
+        "// __device__ int in_a_comment;\n"                          // 10
+        "#define DEVICE __device__\n";                               // 11
+    const std::string out = simt::rewrite(src, "v.cu");
+    CHECK(count_lines(out) == count_lines(src) + 3);
+    const auto registered = [&](const std::string& name) {
+        return out.find("::simt::declare_device_variable(__builtin_addressof(" + name + "), sizeof(" + name + "), \"" +
+                        name + "\", __LINE__);") != std::string::npos;
+    };
+    CHECK(out.find("__device__ int counter = 0; [[maybe_unused]] static const bool simt_device_variable_1 = ") !=
+          std::string::npos);
+    for (const char* name : {"counter", "c", "a", "b", "v"}) CHECK(registered(name));
+    for (const char* name : {"elsewhere", "per_type", "twice", "f", "s", "in_a_comment", "DEVICE"}) CHECK(!registered(name));
+    CHECK(out.find("simt_device_variable_6") == std::string::npos);
+}
+
 TEST_CASE("rewriter: what it cannot parse is an error naming the line") {
     CHECK_THROWS_WITH_AS(simt::rewrite("a\nk<<<1, 2(x);\n", "a.cu"),
                          "a.cu:2: kernel launch '<<<' has no closing '>>>'", simt::RewriteError);
@@ -290,7 +316,7 @@ TEST_CASE("device memory: tracked, checked copies, bad frees") {
     CHECK(cudaMemcpy(p, host, 404, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // past the allocation
     CHECK(cudaMemcpy(host, p, 400, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // direction swapped
     CHECK(cudaMemset(p, 0, 400) == cudaSuccess);
-    CHECK(cudaFree(host) == cudaErrorInvalidDevicePointer);
+    CHECK(cudaFree(host) == cudaErrorInvalidValue);  // CUDA 13's documented code
     CHECK(cudaFree(p) == cudaSuccess);
     CHECK(simt::memory_in_use().bytes == before.bytes);
     void* zero = reinterpret_cast<void*>(1);
@@ -634,7 +660,8 @@ TEST_CASE("events measure host time") {
     REQUIRE(cudaEventCreate(&start) == cudaSuccess);
     REQUIRE(cudaEventCreate(&stop) == cudaSuccess);
     float ms = -1;
-    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaErrorInvalidValue);  // not recorded yet
+    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaErrorInvalidResourceHandle);  // not recorded yet
+    CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);
     CHECK(cudaEventRecord(start) == cudaSuccess);
     CHECK(cudaEventRecord(stop) == cudaSuccess);
     CHECK(cudaEventSynchronize(stop) == cudaSuccess);
@@ -1056,4 +1083,95 @@ TEST_CASE("integer and SIMD intrinsics: exact, and no branch of the kernel's (no
     // __vsads4(1, 0xfffffff2): |1 + 14| + 1 + 1 + 1 = 18;
     // __funnelshift_lc(1, ~1, 1): 0xfffffffe:00000001 << 1, 0xfffffffc.
     CHECK(got[1] == 33u + 0xffffffffu + 0x61c979b9u + 0x01010100u + 18u + 0xfffffffcu);
+}
+
+TEST_CASE("__device__ variables are device memory to the checks and symbols to the runtime") {
+    simt::take_findings();
+    const int zero = 0;
+    REQUIRE(cudaMemcpyToSymbol(d_total, &zero, sizeof zero) == cudaSuccess);
+    CHECK(launch_device_variable(0, 0) == cudaSuccess);
+    auto f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) ==
+          "data race on global memory in kernel device_variable_race: block (0,0,0): the word at byte 0 of the 4-byte "
+          "__device__ variable d_total declared at line 535, written by thread 0 at kernels.cu:539 and read by thread 1 "
+          "at kernels.cu:539 between the same two barriers; launched at kernels.cu:550");
+    // Just outside the table, where no other variable is: before it when
+    // d_total follows it at once, else past its end.
+    const bool total_follows = reinterpret_cast<char*>(&d_total) == reinterpret_cast<char*>(d_table + 8);
+    CHECK(launch_device_variable(1, total_follows ? -1 : 8) == cudaSuccess);
+    f = simt::take_findings();
+    REQUIRE(f.size() == 1);
+    CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel device_variable_past_end: block (0,0,0): "
+                                            "thread 0 read 4 bytes at offset ") +
+                                    (total_follows ? "-4" : "32") +
+                                    " of the 32-byte __device__ variable d_table declared at line 536 (" +
+                                    (total_follows ? "before its start" : "past its end") +
+                                    ") at kernels.cu:543; launched at kernels.cu:551");
+    REQUIRE(cudaMemcpyToSymbol(d_total, &zero, sizeof zero) == cudaSuccess);
+    CHECK(launch_device_variable(2, 0) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    int total = 0;
+    REQUIRE(cudaMemcpyFromSymbol(&total, d_total, sizeof total) == cudaSuccess);
+    CHECK(total == 128);
+    std::size_t size = 0;
+    CHECK(cudaGetSymbolSize(&size, d_total) == cudaSuccess);
+    CHECK(size == sizeof(int));
+    CHECK(simt::memory_in_use().allocations == 0);  // a variable is no allocation to leak
+    int host = 0;
+    CHECK(cudaMemcpyToSymbol(host, &zero, sizeof zero) == cudaErrorInvalidSymbol);
+    CHECK(cudaGetLastError() == cudaErrorInvalidSymbol);
+}
+
+TEST_CASE("the leak check counts stream-ordered and managed memory, not pinned; cudaDeviceReset frees them all") {
+    REQUIRE(simt::memory_in_use().allocations == 0);
+    cudaStream_t s = nullptr;
+    REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+    void *async = nullptr, *managed = nullptr, *pinned = nullptr;
+    REQUIRE(cudaMallocAsync(&async, 100, s) == cudaSuccess);
+    REQUIRE(cudaMallocManaged(&managed, 200) == cudaSuccess);
+    REQUIRE(cudaMallocHost(&pinned, 300) == cudaSuccess);
+    CHECK(simt::memory_in_use().bytes == 300);
+    CHECK(simt::memory_in_use().allocations == 2);
+    std::size_t free_bytes = 0, total = 0;
+    CHECK(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+    CHECK(total == 85017493504ull);
+    CHECK(free_bytes == total - (512u << 20) - 300);
+    CHECK(cudaFreeAsync(async, s) == cudaSuccess);
+    CHECK(simt::memory_in_use().bytes == 200);
+    CHECK(cudaFree(pinned) == cudaErrorInvalidValue);  // pinned memory is cudaFreeHost's
+    CHECK(cudaFreeHost(managed) == cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    // A kernel writes pinned memory in place, and one on a destroyed stream runs nothing.
+    float* host_view = static_cast<float*>(pinned);
+    std::fill(host_view, host_view + 64, 0.0f);
+    simt::take_findings();
+    CHECK(launch_on_stream(host_view, 64, s) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+    CHECK(host_view[63] == 2.0f);
+    REQUIRE(cudaStreamDestroy(s) == cudaSuccess);
+    CHECK(cudaStreamDestroy(s) == cudaErrorInvalidResourceHandle);
+    host_view[0] = 0.0f;
+    CHECK(launch_on_stream(host_view, 64, s) == cudaErrorInvalidResourceHandle);
+    CHECK(host_view[0] == 0.0f);
+    CHECK(cudaDeviceReset() == cudaSuccess);
+    CHECK(simt::memory_in_use().allocations == 0);
+    CHECK(cudaFreeHost(pinned) == cudaErrorInvalidValue);  // freed by the reset
+    cudaGetLastError();
+}
+
+TEST_CASE("dynamic shared memory beyond 48 KiB once cudaFuncSetAttribute allows it") {
+    DeviceArray<int> in(64), out(64);
+    std::vector<int> values(64);
+    std::iota(values.begin(), values.end(), 0);
+    REQUIRE(cudaMemcpy(in.ptr, values.data(), 64 * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(launch_big_dynamic(in.ptr, out.ptr, 100000, false) == cudaErrorInvalidValue);
+    CHECK(simt::take_refused_launch().find("100000 bytes of dynamic shared memory (at most 49152, 48 KiB, without "
+                                           "cudaFuncSetAttribute)") != std::string::npos);
+    CHECK(launch_big_dynamic(in.ptr, out.ptr, 100000, true) == cudaSuccess);
+    CHECK(download(out.ptr, 64) == std::vector<int>(values.rbegin(), values.rend()));
+    CHECK(launch_big_dynamic(in.ptr, out.ptr, 100004, true) == cudaErrorInvalidValue);
+    cudaFuncAttributes a{};
+    REQUIRE(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(&launch_big_dynamic)) == cudaSuccess);
+    CHECK(a.maxDynamicSharedSizeBytes == 49152);  // any address is a kernel's here, with the defaults
 }

@@ -17,7 +17,11 @@ struct LaunchSite {
     const char* kernel;  // the kernel expression as written
     const char* file;
     int line;
+    const void* function = nullptr;  // the kernel's address (its attributes: cudaFuncSetAttribute)
 };
+
+// Whether a launch may go to `stream`; if not, CUDA's error is set (runtime_api.cpp).
+bool launch_stream_ok(cudaStream_t stream);
 
 // Runs body() once per thread of the grid; returns the launch error, if any.
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
@@ -79,6 +83,7 @@ struct LaunchConfig {
     LaunchSite site;
     dim3 grid, block;
     std::size_t shared_bytes;
+    cudaStream_t stream;  // every stream's work has finished before a launch returns: it runs at once
 };
 
 // A kernel whose parameter types are known at the site (a function, or a
@@ -86,11 +91,14 @@ struct LaunchConfig {
 template <int N, typename Tag, typename... Params>
 class Launch {
 public:
-    Launch(void (*kernel)(Params...), LaunchConfig config) : kernel_(kernel), config_(config) {}
+    Launch(void (*kernel)(Params...), LaunchConfig config) : kernel_(kernel), config_(config) {
+        config_.site.function = reinterpret_cast<const void*>(kernel);
+    }
 
     template <typename... Args>
     void operator()(Args&&... args) {
         static_assert(sizeof...(Args) == sizeof...(Params), "kernel launched with the wrong number of arguments");
+        if (!launch_stream_ok(config_.stream)) return;  // a destroyed stream: nothing runs
         using Tuple = std::tuple<std::decay_t<Params>...>;
         Tuple copies(std::forward<Args>(args)...);
         auto body = [kernel = kernel_](Tuple& t) { std::apply(kernel, t); };
@@ -110,6 +118,7 @@ public:
 
     template <typename... Args>
     void operator()(Args&&... args) {
+        if (!launch_stream_ok(config_.stream)) return;
         using Tuple = std::tuple<std::decay_t<Args>...>;
         Tuple copies(std::forward<Args>(args)...);
         auto body = [this](Tuple& t) { std::apply(call_, t); };
@@ -127,23 +136,23 @@ private:
 // are deduced.
 template <typename... Params>
 Launch<-1, NoTag, Params...> launch(void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
-                                    std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
-    return {kernel, {site, grid, block, shared_bytes}};
+                                    std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+    return {kernel, {site, grid, block, shared_bytes, stream}};
 }
 template <int N, typename Tag, typename... Params>
 Launch<N, Tag, Params...> launch(Site<N>, Tag, void (*kernel)(Params...), LaunchSite site, dim3 grid, dim3 block,
-                                 std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
-    return {kernel, {site, grid, block, shared_bytes}};
+                                 std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+    return {kernel, {site, grid, block, shared_bytes, stream}};
 }
 template <typename Call>
 CallLaunch<-1, NoTag, Call> launch_call(Call call, LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
-                                        cudaStream_t = nullptr) {
-    return {std::move(call), {site, grid, block, shared_bytes}};
+                                        cudaStream_t stream = nullptr) {
+    return {std::move(call), {site, grid, block, shared_bytes, stream}};
 }
 template <int N, typename Tag, typename Call>
 CallLaunch<N, Tag, Call> launch_call(Site<N>, Tag, Call call, LaunchSite site, dim3 grid, dim3 block,
-                                     std::size_t shared_bytes = 0, cudaStream_t = nullptr) {
-    return {std::move(call), {site, grid, block, shared_bytes}};
+                                     std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+    return {std::move(call), {site, grid, block, shared_bytes, stream}};
 }
 
 // The device pass's sites: never run; each registers at start-up, for the

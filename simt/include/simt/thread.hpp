@@ -29,7 +29,8 @@ void* dynamic_shared();
 #define blockIdx (::simt::block_idx())
 #define blockDim (::simt::block_dim())
 #define gridDim (::simt::grid_dim())
-#define warpSize 32
+// A constant, not a macro: cudaDeviceProp has a member of that name.
+constexpr int warpSize = 32;
 #define __syncthreads() ::simt::syncthreads(__FILE__, __LINE__)
 // One OS thread runs every block's fibers, so memory is always coherent: a
 // fence is a call into the runtime, which keeps the compiler from moving
