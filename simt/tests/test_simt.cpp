@@ -131,6 +131,13 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     CHECK((found[3].construct == "textures and surfaces" && found[3].written == "tex1Dfetch" && found[3].line == 8));
     CHECK((found[4].construct == "CUB" && found[4].written == "cub::" && found[4].line == 9));
     CHECK(simt::find_limits("#include <cuda_runtime.h>\n__global__ void k() {}\n", SHIM_DIR).empty());
+    // libcu++'s atomics, and the plain cuda/std headers beside them, are the shim's.
+    CHECK(simt::find_limits("#include <cuda/atomic>\n#include <cuda/std/atomic>\n#include <cuda/std/cstdint>\n"
+                            "#include <cuda/std/type_traits>\n#include <cuda/std/limits>\n#include <cuda/std/utility>\n"
+                            "#include <cuda/std/functional>\n",
+                            SHIM_DIR)
+              .empty());
+    CHECK(simt::find_limits("#include <cuda/barrier>\n", SHIM_DIR).size() == 1);
 
     std::string file;
     const std::vector<simt::Limit> back = simt::decode_limits(simt::encode_limits("scan.cu", found), &file);
@@ -559,6 +566,91 @@ TEST_CASE("a volatile poll that spins until another block publishes acquires wha
         CHECK_MESSAGE(found.empty(), found);
         const auto got = download(out.ptr, blocks);
         for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+    }
+}
+
+namespace {
+
+// launch_libcu_publish_chain (kernels.cu) on 4 blocks in `order`: what the
+// checks found, one line each; the values each block read must be right.
+std::string libcu_publish_chain(int mode, const char* order) {
+    const unsigned blocks = 4;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<unsigned> flags(blocks);
+    REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(simt::set_block_order(order));
+    REQUIRE(launch_libcu_publish_chain(data.ptr, flags.ptr, out.ptr, blocks, mode) == cudaSuccess);
+    REQUIRE(simt::set_block_order("default"));
+    std::string found;
+    for (const auto& f : simt::take_findings()) found += simt::format(f) + "\n";
+    const auto got = download(out.ptr, blocks);
+    for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+    return found;
+}
+
+// The report of a plain read at kernels.cu:566 of what another block (`serial`)
+// wrote at kernels.cu:568 with no release that reached the reader.
+std::string libcu_chain_race(unsigned serial) {
+    return "data race on global memory in kernel libcu_publish_chain: block (1,0,0): the word at byte 0 of a 16-byte "
+           "device allocation, written by another block (serial " +
+           std::to_string(serial) +
+           ") thread 0 at kernels.cu:568 and read by thread 0 at kernels.cu:566 in the same launch (its blocks run in "
+           "no fixed order) (and 2 more blocks); launched at kernels.cu:586\n";
+}
+
+}  // namespace
+
+TEST_CASE("libcu++'s release and acquire orders publish plain data across blocks: no race") {
+    // A release store and acquire loads at device scope; relaxed accesses with
+    // cuda::atomic_thread_fence at device scope on both sides; the seq_cst
+    // defaults of cuda::std::atomic_ref (its wait polls); an acq_rel exchange
+    // and fetch_add(0) with acquire. In reverse order each block first polls a
+    // flag no block has raised yet: the poll yields.
+    for (int mode : {0, 3, 4, 5})
+        for (const char* order : {"launch", "reverse", "default"}) {
+            CAPTURE(mode);
+            CAPTURE(order);
+            const std::string found = libcu_publish_chain(mode, order);
+            CHECK_MESSAGE(found.empty(), found);
+        }
+}
+
+TEST_CASE("libcu++'s relaxed flags with no fence: plain data read across blocks is a race") {
+    CHECK(libcu_publish_chain(1, "launch") == libcu_chain_race(0));
+    CHECK(libcu_publish_chain(1, "reverse") == libcu_chain_race(3));
+}
+
+TEST_CASE("a release at block scope does not publish to other blocks") {
+    // The reader acquires at device scope; the writer's block-scoped release
+    // orders its writes only for its own block, as __threadfence_block() does.
+    CHECK(libcu_publish_chain(2, "launch") == libcu_chain_race(0));
+    CHECK(libcu_publish_chain(2, "reverse") == libcu_chain_race(3));
+}
+
+TEST_CASE("a libcu++ load or wait that polls a flag no block raises: a possible deadlock at the student's line") {
+    // 12 blocks in reverse order: the 4 started ones wait for lower blocks
+    // that never start.
+    const unsigned blocks = 12;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<unsigned> flags(blocks);
+    for (const auto& [mode, line] : {std::pair{0, 563}, std::pair{4, 558}}) {
+        CAPTURE(mode);
+        REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order("reverse"));
+        REQUIRE(launch_libcu_publish_chain(data.ptr, flags.ptr, out.ptr, blocks, mode) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        const auto findings = simt::take_findings();
+        REQUIRE(findings.size() == 1);
+        CHECK(simt::format(findings[0]) ==
+              "possible deadlock in kernel libcu_publish_chain: block (11,0,0): thread 0 waits at kernels.cu:" +
+                  std::to_string(line) +
+                  " for a value that no running block changes; 4 started block(s) all wait and 8 block(s) have not "
+                  "started (the emulator keeps 4 started at once): a GPU may run blocks in any order and need not "
+                  "start one until a running block ends, so a block must not wait for another that may not have "
+                  "started (wait for a block that took an earlier ticket from an atomic counter, not for a lower "
+                  "blockIdx); launched at kernels.cu:586");
     }
 }
 
