@@ -334,8 +334,10 @@ void run_ops(conformance::Results& r, const char* type, bool all_orders) {
             const unsigned rec = info.recorded;
             out.insert(out.begin(), {rec & kSum ? a.sum : 0, rec & kLow ? a.min : 0, rec & kHigh ? a.max : 0,
                                      rec & kCount ? a.count : 0});
-            if (rec & kSumWithFinal)
+            if (rec & kSumWithFinal) {
+                out[0] = a.sum;
                 for (std::size_t k = 4; k < out.size(); ++k) out[0] += out[k];
+            }
             if (rec & kNoFinal)  // which thread was last (exchange) or first (the winner) varies
                 for (std::size_t k = 4; k < out.size(); ++k) out[k] = 0;
             r.exact(V::name(type) + " " + info.name + (defaults ? "" : std::string(" ") + order_name(m)) +
