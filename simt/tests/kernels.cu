@@ -586,3 +586,26 @@ cudaError_t launch_libcu_publish_chain(float* d_data, unsigned* d_flags, float* 
     libcu_publish_chain<<<blocks, 32>>>(d_data, d_flags, d_out, mode);  // line 586
     return cudaGetLastError();
 }
+
+// A release covers what its block wrote before it, not after: block 0 writes
+// data[0], releases the flag, then writes data[1]; block 1 acquires the flag
+// and reads both. data[0] is no race, data[1] is.
+__global__ void libcu_release_then_write(float* data, unsigned* flag, float* out) {
+    if (threadIdx.x != 0) return;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(*flag);
+    if (blockIdx.x == 0) {
+        data[0] = 1.0f;
+        f.store(1, cuda::memory_order_release);
+        data[1] = 2.0f;  // line 599
+    } else {
+        while (f.load(cuda::memory_order_acquire) == 0) {
+        }
+        out[0] = data[0];
+        out[1] = data[1];  // line 604
+    }
+}
+
+cudaError_t launch_libcu_release_then_write(float* d_data, unsigned* d_flag, float* d_out) {
+    libcu_release_then_write<<<2, 32>>>(d_data, d_flag, d_out);  // line 609
+    return cudaGetLastError();
+}

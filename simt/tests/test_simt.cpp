@@ -628,6 +628,35 @@ TEST_CASE("a release at block scope does not publish to other blocks") {
     CHECK(libcu_publish_chain(2, "reverse") == libcu_chain_race(3));
 }
 
+TEST_CASE("a libcu++ release covers what its block wrote before it, not after") {
+    // In launch order block 0 publishes, so block 1 starts and reads data[1]
+    // before block 0 writes it; in reverse order block 1 waits first, and
+    // which runs after block 0's publication is drawn (by launch count).
+    // Either way data[1] (byte 4) is reported, data[0] (byte 0) is not.
+    DeviceArray<float> data(2), out(2);
+    DeviceArray<unsigned> flag(1);
+    for (const char* order : {"launch", "reverse"}) {
+        CAPTURE(order);
+        REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order(order));
+        REQUIRE(launch_libcu_release_then_write(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        const std::string text = simt::format(f[0]);
+        if (std::string(order) == "launch")
+            CHECK(text ==
+                  "data race on global memory in kernel libcu_release_then_write: block (0,0,0): the word at byte 4 "
+                  "of a 8-byte device allocation, read by another block (serial 1) thread 0 at kernels.cu:604 and "
+                  "written by thread 0 at kernels.cu:599 in the same launch (its blocks run in no fixed order); "
+                  "launched at kernels.cu:609");
+        else
+            CHECK(text.find("the word at byte 4 of a 8-byte device allocation") != std::string::npos);
+        CHECK(download(out.ptr, 1)[0] == 1.0f);
+    }
+}
+
 TEST_CASE("a libcu++ load or wait that polls a flag no block raises: a possible deadlock at the student's line") {
     // 12 blocks in reverse order: the 4 started ones wait for lower blocks
     // that never start.
