@@ -254,25 +254,16 @@ struct Atomic : Storage<T, kRef> {
     SIMT_LIBCU_ENTRY void notify_one() const noexcept {}
     SIMT_LIBCU_ENTRY void notify_all() const noexcept {}
 
-    // ---- integers and floating point
-    template <bool B = kArith, ::std::enable_if_t<B, int> = 0>
-    SIMT_LIBCU_ENTRY T fetch_add(T v, memory_order m = kSeqCst) const noexcept {
+    // ---- integers, floating point and pointers (by elements)
+    template <bool B = kArith || kPtr, ::std::enable_if_t<B, int> = 0>
+    SIMT_LIBCU_ENTRY T fetch_add(difference_type v, memory_order m = kSeqCst) const noexcept {
         return do_update<Op::Add>(v, order(m), SIMT_LIBCU_PC);
     }
-    template <bool B = kArith, ::std::enable_if_t<B, int> = 0>
-    SIMT_LIBCU_ENTRY T fetch_sub(T v, memory_order m = kSeqCst) const noexcept {
+    template <bool B = kArith || kPtr, ::std::enable_if_t<B, int> = 0>
+    SIMT_LIBCU_ENTRY T fetch_sub(difference_type v, memory_order m = kSeqCst) const noexcept {
         return do_update<Op::Sub>(v, order(m), SIMT_LIBCU_PC);
     }
-    // ---- pointers
-    template <bool B = kPtr, ::std::enable_if_t<B, int> = 0>
-    SIMT_LIBCU_ENTRY T fetch_add(::std::ptrdiff_t v, memory_order m = kSeqCst) const noexcept {
-        return do_update<Op::Add>(v, order(m), SIMT_LIBCU_PC);
-    }
-    template <bool B = kPtr, ::std::enable_if_t<B, int> = 0>
-    SIMT_LIBCU_ENTRY T fetch_sub(::std::ptrdiff_t v, memory_order m = kSeqCst) const noexcept {
-        return do_update<Op::Sub>(v, order(m), SIMT_LIBCU_PC);
-    }
-    // ---- both: the operators (sequentially consistent)
+    // ---- the operators (sequentially consistent)
     template <bool B = kArith || kPtr, ::std::enable_if_t<B, int> = 0>
     SIMT_LIBCU_ENTRY T operator++(int) const noexcept {
         return do_update<Op::Add>(difference_type(1), order(kSeqCst), SIMT_LIBCU_PC);
