@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "internal.hpp"
+#include "simt/libcu.hpp"
 
 namespace {
 
@@ -77,3 +78,68 @@ SIMT_CAS(int)
 SIMT_CAS(unsigned)
 SIMT_CAS(unsigned long long)
 #undef SIMT_CAS
+
+// ---- libcu++'s atomics (include/simt/libcu.hpp): loads, stores and
+// read-modify-writes of 1, 2, 4 or 8 bytes, each with its memory order and
+// thread scope, and the fences. Orders and scopes as libcu++ numbers them
+// (memory_order_relaxed 0 ... memory_order_seq_cst 5; thread_scope_system 0,
+// _device 1, _block 2, _thread 10). The race check takes them as the
+// synchronisation they are (memcheck.cpp): at device or system scope a
+// release publishes what the block wrote before it, as a __threadfence()
+// followed by an atomic store does, and an acquire takes what the release it
+// reads from covered, as an atomic load followed by a __threadfence() does;
+// block and thread scope order nothing across blocks; relaxed orders nothing.
+namespace {
+
+bool wide(int scope) { return scope == 0 || scope == 1; }
+bool acquires(int order) { return order == 1 || order == 2 || order == 4 || order == 5; }
+bool releases(int order) { return order >= 3; }
+simt::detail::Releases how(int order, int scope) {
+    using simt::detail::Releases;
+    return !wide(scope) ? Releases::Nothing : releases(order) ? Releases::Everything : Releases::AfterFence;
+}
+
+unsigned long long read_bits(const void* address, std::size_t size) {
+    unsigned long long bits = 0;
+    std::memcpy(&bits, address, size);
+    return bits;
+}
+
+}  // namespace
+
+unsigned long long simt::libcu_load(const void* address, std::size_t size, int order, int scope, const void* pc) {
+    simt::detail::record_atomic_load(address, size, pc, wide(scope));
+    if (wide(scope) && acquires(order)) simt::detail::acquire_now(address);
+    return read_bits(address, size);
+}
+
+void simt::libcu_store(void* address, std::size_t size, unsigned long long value, int order, int scope,
+                       const void* pc) {
+    simt::detail::record_atomic_store(address, size, pc);
+    const unsigned long long old = read_bits(address, size);
+    std::memcpy(address, &value, size);
+    const bool changed = old != value;
+    if (changed) ++simt::detail::g_progress;
+    simt::detail::release(address, true, how(order, scope), changed);
+}
+
+unsigned long long simt::libcu_update(void* address, std::size_t size, LibcuUpdate update, const void* context,
+                                      int order, int failure_order, int scope, const void* pc) {
+    simt::detail::record_atomic(address, size, pc, wide(scope));
+    const unsigned long long old = read_bits(address, size);
+    unsigned long long now = old;
+    const bool writes = update(old, &now, context);
+    if (wide(scope) && acquires(writes ? order : failure_order)) simt::detail::acquire_now(address);
+    if (writes) std::memcpy(address, &now, size);
+    if (writes && now != old) {
+        ++simt::detail::g_progress;
+        simt::detail::release(address, true, how(order, scope));
+    } else {
+        simt::detail::poll(address, old, pc);
+    }
+    return old;
+}
+
+void simt::libcu_fence(int order, int scope) {
+    if (order != 0) simt::threadfence(wide(scope));
+}

@@ -97,8 +97,17 @@ void steps_spent(const void* pc);
 // volatile load): after many in a row of one unchanged word the thread
 // yields (runtime.cpp) so other threads and blocks can run.
 void poll(const void* address, unsigned long long value, const void* pc);
-// An atomic read-modify-write by the running thread (atomics.cpp).
-void record_atomic(const void* addr, std::size_t size, const void* pc);
+// An atomic read-modify-write by the running thread (atomics.cpp). `wide`:
+// at device or system scope (CUDA's own atomics are), whose read may acquire
+// what another block released (block scope: none, as a block-scoped access
+// does not synchronise with another block's).
+void record_atomic(const void* addr, std::size_t size, const void* pc, bool wide = true);
+// libcu++'s atomic loads and stores (atomics.cpp). A load may be a spin-wait's
+// poll (as a volatile load is): the check and what it acquires come after the
+// poll, when the word holds what the load returns. A store reads nothing, so
+// acquires nothing.
+void record_atomic_load(const void* addr, std::size_t size, const void* pc, bool wide);
+void record_atomic_store(const void* addr, std::size_t size, const void* pc);
 // Blocks that publish to each other (memcheck.cpp): a __threadfence() by the
 // running thread, and an atomic that changed the word at `addr`. With a fence
 // before the flag's store in the writer and one after its load in the
@@ -107,8 +116,21 @@ void record_atomic(const void* addr, std::size_t size, const void* pc);
 void device_fence();
 // `stored`: the word holds the new value already (an atomic); a volatile
 // store's hook runs before the store, so its yield waits for the thread's
-// next checked access.
-void release(const void* addr, bool stored);
+// next checked access. What the release covers (`how`): the writes its
+// thread's last __threadfence() covered (CUDA's atomics, volatile stores and
+// libcu++'s relaxed ones at device or system scope); every write its block
+// made before it (libcu++'s release, acq_rel and seq_cst stores and
+// read-modify-writes at device or system scope: a fence and the store in
+// one); or nothing (block or thread scope, which no other block synchronises
+// with). `publishes`: the word changed, so the block is put aside (a store of
+// the value already there releases without yielding).
+enum class Releases { AfterFence, Everything, Nothing };
+void release(const void* addr, bool stored, Releases how = Releases::AfterFence, bool publishes = true);
+// An acquire (libcu++'s acquire, acq_rel and seq_cst loads and
+// read-modify-writes at device or system scope): what the last release of
+// the word at `addr` covered is the running block's now, as an atomic load
+// followed by a __threadfence() makes it.
+void acquire_now(const void* addr);
 
 // Trace mode (memcheck.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.

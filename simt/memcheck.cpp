@@ -458,9 +458,11 @@ void report_forbidden(const unsigned char* p, std::size_t size, bool write, cons
 
 // `is_volatile`: a volatile access, which on device memory is checked as an
 // atomic one (volatile flags and data, with fences, are how blocks have long
-// talked to each other); on shared memory as a plain one.
+// talked to each other); on shared memory as a plain one. `acquires`: an
+// atomic or volatile access whose read may acquire, with a later fence, what
+// another block released (not a libcu++ store, nor a block-scoped access).
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
-               bool is_volatile = false) {
+               bool is_volatile = false, bool acquires = true) {
     if (!in_kernel()) return;  // the lab's host code
     if (g_publish_pending) {
         g_publish_pending = false;
@@ -479,7 +481,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
                        " elements the lab function was given) at " + line_of(pc_id(pc));
             });
         if (write) it->second.kernel_written = true;
-        if (atomic || is_volatile) acquire(p);  // before the check: an RMW reads first
+        if ((atomic || is_volatile) && acquires) acquire(p);  // before the check: an RMW reads first
         global_access(base, it->second, p, size, write, atomic || is_volatile, pc);
         if (write && is_volatile) {
             ++g_progress;
@@ -534,25 +536,35 @@ bool report_misaligned(const unsigned char* p, std::size_t alignment, const char
 
 // The hook runs before the load itself, and a poll may put the thread aside
 // while other blocks write: the access is checked (and what it acquires
-// taken) after the poll, when it holds what the load will read.
-void volatile_read(const void* addr, std::size_t size, const void* pc) {
+// taken) after the poll, when it holds what the load will read. A volatile
+// load, or (`atomic`) a libcu++ atomic one.
+void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic = false, bool acquires = true) {
     if (in_kernel()) {
         // Read here before the check below: an address outside device and
         // shared memory is checked first, which stops the launch where
         // nothing may be read.
         const auto* p = static_cast<const unsigned char*>(addr);
         if (!allocation_holding(p, size) && !shared_array_at(p) && !is_program_memory(p))
-            on_access(addr, size, false, pc, false, true);
+            on_access(addr, size, false, pc, atomic, !atomic, acquires);
         unsigned long long value = 0;
         std::memcpy(&value, addr, std::min<std::size_t>(size, sizeof value));
         poll(addr, value, pc);
     }
-    on_access(addr, size, false, pc, false, true);
+    on_access(addr, size, false, pc, atomic, !atomic, acquires);
 }
+void volatile_read(const void* addr, std::size_t size, const void* pc) { polled_read(addr, size, pc); }
 
 }  // namespace
 
-void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
+void record_atomic(const void* addr, std::size_t size, const void* pc, bool wide) {
+    on_access(addr, size, true, pc, true, false, wide);
+}
+void record_atomic_load(const void* addr, std::size_t size, const void* pc, bool wide) {
+    polled_read(addr, size, pc, true, wide);
+}
+void record_atomic_store(const void* addr, std::size_t size, const void* pc) {
+    on_access(addr, size, true, pc, true, false, false);
+}
 
 }  // namespace simt::detail
 
@@ -586,17 +598,27 @@ void device_fence() {
     }
 }
 
-void release(const void* addr, bool stored) {
+void release(const void* addr, bool stored, Releases how, bool publishes) {
     if (!in_kernel()) return;
-    // Before the launch's first fence a release (clock 0) covers nothing, and
-    // no earlier release of the word covers anything either.
+    // Before the launch's first fence (or release) a release (clock 0) covers
+    // nothing, and no earlier release of the word covers anything either.
+    if (how == Releases::Everything) g_fenced = true;
     if (g_fenced) {
         PublishState& s = g_publish;
         const std::uint32_t block = running_block();
-        const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
-        s.released[addr] = {block, fenced == s.fenced_at.end() ? 0u : fenced->second};
+        std::uint32_t clock = 0;
+        if (how == Releases::Everything) {
+            // The block's writes so far have clocks below the new one; its
+            // later writes are not covered. The thread's own fences are left
+            // as they were: a release store fences nothing after it.
+            clock = ++block_clock(block);
+        } else if (how == Releases::AfterFence) {
+            const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
+            clock = fenced == s.fenced_at.end() ? 0u : fenced->second;
+        }
+        s.released[addr] = {block, clock};
     }
-    if (shared_array_at(static_cast<const unsigned char*>(addr))) return;  // no other block sees it
+    if (!publishes || shared_array_at(static_cast<const unsigned char*>(addr))) return;  // no other block sees it
     if (stored) on_publish();
     else g_publish_pending = true;
 }
@@ -605,6 +627,16 @@ std::size_t take_static_shared() {
     const std::size_t bytes = g_static_shared;
     g_static_shared = 0;
     return bytes;
+}
+
+void acquire_now(const void* addr) {
+    if (!in_kernel() || !g_fenced) return;  // every release so far has clock 0
+    PublishState& s = g_publish;
+    const auto it = s.released.find(addr);
+    const std::uint32_t block = running_block();
+    if (it == s.released.end() || it->second.block == block || it->second.clock == 0) return;
+    std::uint32_t& have = s.acquired[pair_key(block, it->second.block)];
+    have = std::max(have, it->second.clock);
 }
 
 void memcheck_begin_launch() {

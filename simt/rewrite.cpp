@@ -234,16 +234,20 @@ bool in_function_body(const std::string& s, const std::vector<bool>& code, std::
 }
 
 // The declarators of `T a[N], b, c[M][K]`: split at the commas outside
-// brackets and parentheses, each named by the identifier before its first '['.
+// brackets, parentheses and a template's argument list
+// (`cuda::atomic<int, cuda::thread_scope_block> n`), each named by the
+// identifier before its first '['.
 std::vector<std::string> declared_names(const std::string& decl) {
     std::vector<std::string> names;
-    int depth = 0;
+    int depth = 0, angles = 0;
     std::size_t start = 0;
     for (std::size_t i = 0; i <= decl.size(); ++i) {
         const char c = i < decl.size() ? decl[i] : ',';
         if (c == '[' || c == '(') ++depth;
         if (c == ']' || c == ')') --depth;
-        if (c != ',' || depth != 0) continue;
+        if (depth == 0 && c == '<') ++angles;  // outside brackets only a template's
+        if (depth == 0 && c == '>' && angles > 0) --angles;
+        if (c != ',' || depth != 0 || angles != 0) continue;
         const std::string one = decl.substr(start, i - start);
         const auto [name_start, name_end] = name_before(one, std::min(one.find('['), one.size()));
         names.push_back(one.substr(name_start, name_end - name_start));

@@ -20,6 +20,8 @@ cudaError_t launch_two_arrays(int* d_out);
 cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);
 cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks);
 cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks);
+cudaError_t launch_libcu_publish_chain(float* d_data, unsigned* d_flags, float* d_out, unsigned blocks, int mode);
+cudaError_t launch_libcu_release_then_write(float* d_data, unsigned* d_flag, float* d_out);
 cudaError_t launch_endless_loop(int* d_out, unsigned blocks, unsigned step, bool with_barrier);
 cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool staggered);
 cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless);

@@ -119,13 +119,17 @@ TEST_CASE("rewriter: __noinline__ in the lab's code only, never as a macro over 
 }
 
 TEST_CASE("rewriter: every __shared__ variable of a function is declared to the runtime, commas included") {
-    const std::string src = "__global__ void k() {\n  __shared__ float a[4], b[2][3];\n  __shared__ unsigned t;\n}\n"
+    const std::string src = "__global__ void k() {\n  __shared__ float a[4], b[2][3];\n  __shared__ unsigned t;\n"
+                            "  __shared__ cuda::atomic<int, cuda::thread_scope_block> n, m[2];\n}\n"
                             "__shared__ int file_scope[2];\n";
     const std::string out = simt::rewrite(src, "a.cu");
     CHECK(out.find("__shared__ float a[4], b[2][3]; ::simt::declare_shared(&a, sizeof(a), \"a\", __LINE__); "
                    "::simt::declare_shared(&b, sizeof(b), \"b\", __LINE__);\n") != std::string::npos);
     CHECK(out.find("__shared__ unsigned t; ::simt::declare_shared(&t, sizeof(t), \"t\", __LINE__);\n") !=
           std::string::npos);
+    CHECK(out.find("__shared__ cuda::atomic<int, cuda::thread_scope_block> n, m[2]; ::simt::declare_shared(&n, "
+                   "sizeof(n), \"n\", __LINE__); ::simt::declare_shared(&m, sizeof(m), \"m\", __LINE__);\n") !=
+          std::string::npos);  // a template's commas are not the declarators'
     CHECK(out.find("__shared__ int file_scope[2];\n") != std::string::npos);  // not in a function: left alone
     CHECK(count_lines(out) == count_lines(src) + 3);
 
@@ -200,6 +204,13 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     CHECK((found[3].construct == "textures and surfaces" && found[3].written == "tex1Dfetch" && found[3].line == 8));
     CHECK((found[4].construct == "CUB" && found[4].written == "cub::" && found[4].line == 9));
     CHECK(simt::find_limits("#include <cuda_runtime.h>\n__global__ void k() {}\n", SHIM_DIR).empty());
+    // libcu++'s atomics, and the plain cuda/std headers beside them, are the shim's.
+    CHECK(simt::find_limits("#include <cuda/atomic>\n#include <cuda/std/atomic>\n#include <cuda/std/cstdint>\n"
+                            "#include <cuda/std/type_traits>\n#include <cuda/std/limits>\n#include <cuda/std/utility>\n"
+                            "#include <cuda/std/functional>\n",
+                            SHIM_DIR)
+              .empty());
+    CHECK(simt::find_limits("#include <cuda/barrier>\n", SHIM_DIR).size() == 1);
     // A launch the device pass of a file using __CUDA_ARCH__ cannot see (rewrite.hpp).
     const std::vector<simt::Limit> hidden = simt::find_limits(
         "#ifdef __CUDA_ARCH__\nint a;\n#else\nvoid f() { k<<<1, 1>>>(); }\n#endif\n"
@@ -637,6 +648,120 @@ TEST_CASE("a volatile poll that spins until another block publishes acquires wha
         CHECK_MESSAGE(found.empty(), found);
         const auto got = download(out.ptr, blocks);
         for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+    }
+}
+
+namespace {
+
+// launch_libcu_publish_chain (libcu_kernels.cu) on 4 blocks in `order`: what the
+// checks found, one line each; the values each block read must be right.
+std::string libcu_publish_chain(int mode, const char* order) {
+    const unsigned blocks = 4;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<unsigned> flags(blocks);
+    REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(simt::set_block_order(order));
+    REQUIRE(launch_libcu_publish_chain(data.ptr, flags.ptr, out.ptr, blocks, mode) == cudaSuccess);
+    REQUIRE(simt::set_block_order("default"));
+    std::string found;
+    for (const auto& f : simt::take_findings()) found += simt::format(f) + "\n";
+    const auto got = download(out.ptr, blocks);
+    for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == float(b));
+    return found;
+}
+
+// The report of a plain read at libcu_kernels.cu:40 of what another block (`serial`)
+// wrote at libcu_kernels.cu:42 with no release that reached the reader.
+std::string libcu_chain_race(unsigned serial) {
+    return "data race on global memory in kernel libcu_publish_chain: block (1,0,0): the word at byte 0 of a 16-byte "
+           "device allocation, written by another block (serial " +
+           std::to_string(serial) +
+           ") thread 0 at libcu_kernels.cu:42 and read by thread 0 at libcu_kernels.cu:40 in the same launch (its blocks run in "
+           "no fixed order) (and 2 more blocks); launched at libcu_kernels.cu:60\n";
+}
+
+}  // namespace
+
+TEST_CASE("libcu++'s release and acquire orders publish plain data across blocks: no race") {
+    // A release store and acquire loads at device scope; relaxed accesses with
+    // cuda::atomic_thread_fence at device scope on both sides; the seq_cst
+    // defaults of cuda::std::atomic_ref (its wait polls); an acq_rel exchange
+    // and fetch_add(0) with acquire. In reverse order each block first polls a
+    // flag no block has raised yet: the poll yields.
+    for (int mode : {0, 3, 4, 5})
+        for (const char* order : {"launch", "reverse", "default"}) {
+            CAPTURE(mode);
+            CAPTURE(order);
+            const std::string found = libcu_publish_chain(mode, order);
+            CHECK_MESSAGE(found.empty(), found);
+        }
+}
+
+TEST_CASE("libcu++'s relaxed flags with no fence: plain data read across blocks is a race") {
+    CHECK(libcu_publish_chain(1, "launch") == libcu_chain_race(0));
+    CHECK(libcu_publish_chain(1, "reverse") == libcu_chain_race(3));
+}
+
+TEST_CASE("a release at block scope does not publish to other blocks") {
+    // The reader acquires at device scope; the writer's block-scoped release
+    // orders its writes only for its own block, as __threadfence_block() does.
+    CHECK(libcu_publish_chain(2, "launch") == libcu_chain_race(0));
+    CHECK(libcu_publish_chain(2, "reverse") == libcu_chain_race(3));
+}
+
+TEST_CASE("a libcu++ release covers what its block wrote before it, not after") {
+    // In launch order block 0 publishes, so block 1 starts and reads data[1]
+    // before block 0 writes it; in reverse order block 1 waits first, and
+    // which runs after block 0's publication is drawn (by launch count).
+    // Either way data[1] (byte 4) is reported, data[0] (byte 0) is not.
+    DeviceArray<float> data(2), out(2);
+    DeviceArray<unsigned> flag(1);
+    for (const char* order : {"launch", "reverse"}) {
+        CAPTURE(order);
+        REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order(order));
+        REQUIRE(launch_libcu_release_then_write(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        const std::string text = simt::format(f[0]);
+        if (std::string(order) == "launch")
+            CHECK(text ==
+                  "data race on global memory in kernel libcu_release_then_write: block (0,0,0): the word at byte 4 "
+                  "of a 8-byte device allocation, read by another block (serial 1) thread 0 at libcu_kernels.cu:78 and "
+                  "written by thread 0 at libcu_kernels.cu:73 in the same launch (its blocks run in no fixed order); "
+                  "launched at libcu_kernels.cu:83");
+        else
+            CHECK(text.find("the word at byte 4 of a 8-byte device allocation") != std::string::npos);
+        CHECK(download(out.ptr, 1)[0] == 1.0f);
+    }
+}
+
+TEST_CASE("a libcu++ load or wait that polls a flag no block raises: a possible deadlock at the student's line") {
+    // 12 blocks in reverse order: the 4 started ones wait for lower blocks
+    // that never start.
+    const unsigned blocks = 12;
+    DeviceArray<float> data(blocks), out(blocks);
+    DeviceArray<unsigned> flags(blocks);
+    for (const auto& [mode, line] : {std::pair{0, 37}, std::pair{4, 32}}) {
+        CAPTURE(mode);
+        REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(simt::set_block_order("reverse"));
+        REQUIRE(launch_libcu_publish_chain(data.ptr, flags.ptr, out.ptr, blocks, mode) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        const auto findings = simt::take_findings();
+        REQUIRE(findings.size() == 1);
+        CHECK(simt::format(findings[0]) ==
+              "possible deadlock in kernel libcu_publish_chain: block (11,0,0): thread 0 waits at libcu_kernels.cu:" +
+                  std::to_string(line) +
+                  " for a value that no running block changes; 4 started block(s) all wait and 8 block(s) have not "
+                  "started (the emulator keeps 4 started at once): a GPU may run blocks in any order and need not "
+                  "start one until a running block ends, so a block must not wait for another that may not have "
+                  "started (wait for a block that took an earlier ticket from an atomic counter, not for a lower "
+                  "blockIdx); launched at libcu_kernels.cu:60");
     }
 }
 
