@@ -99,6 +99,10 @@ void steps_spent(const void* pc);
 void poll(const void* address, unsigned long long value, const void* pc);
 // An atomic read-modify-write by the running thread (atomics.cpp).
 void record_atomic(const void* addr, std::size_t size, const void* pc);
+// A plain load or store that a library function (math.cpp's sincosf, normf,
+// ...) makes for the kernel that called it: checked as an instrumented access
+// at `pc`, the caller's return address.
+void library_access(const void* addr, std::size_t size, bool write, const void* pc);
 // Blocks that publish to each other (memcheck.cpp): a __threadfence() by the
 // running thread, and an atomic that changed the word at `addr`. With a fence
 // before the flag's store in the writer and one after its load in the

@@ -535,6 +535,7 @@ void volatile_read(const void* addr, std::size_t size, const void* pc) {
 }  // namespace
 
 void record_atomic(const void* addr, std::size_t size, const void* pc) { on_access(addr, size, true, pc, true); }
+void library_access(const void* addr, std::size_t size, bool write, const void* pc) { on_access(addr, size, write, pc); }
 
 }  // namespace simt::detail
 

@@ -27,3 +27,4 @@ cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned whi
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
 cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
+cudaError_t launch_math_stores(const float* d_in, float* d_s, float* d_c, int* d_e);  // sincosf past the end, frexpf racing

@@ -941,3 +941,20 @@ TEST_CASE("a C++ fence in a kernel file links and runs (the instrumentation's __
     CHECK(download(w.ptr, 2) == std::vector<int>{1, 45});
     CHECK(simt::take_findings().empty());
 }
+
+TEST_CASE("math functions that store through a pointer are checked at the kernel's line") {
+    DeviceArray<float> in(32), s(32), c(32);
+    DeviceArray<int> e(16);
+    REQUIRE(cudaMemset(in.ptr, 0, 32 * sizeof(float)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_math_stores(in.ptr, s.ptr, c.ptr, e.ptr) == cudaSuccess);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 2);
+    CHECK(simt::format(f[0]) ==
+          "data race on global memory in kernel math_stores: block (0,0,0): the word at byte 0 of a 64-byte device "
+          "allocation, written by thread 0 at kernels.cu:539 and written by thread 1 at kernels.cu:539 between the "
+          "same two barriers; launched at kernels.cu:543");
+    CHECK(simt::format(f[1]) ==
+          "out-of-bounds access in kernel math_stores: block (0,0,0): thread 31 wrote 4 bytes at offset 128 of a "
+          "128-byte device allocation (past its end) at kernels.cu:538; launched at kernels.cu:543");
+}
