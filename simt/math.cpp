@@ -697,3 +697,7 @@ SIMT_MODES(float, __ll2float, (long long int x), from_signed<float>(x, mode))
 SIMT_MODES(float, __ull2float, (unsigned long long int x), from_integer<float>(false, x, mode))
 SIMT_MODES(double, __ll2double, (long long int x), from_signed<double>(x, mode))
 SIMT_MODES(double, __ull2double, (unsigned long long int x), from_integer<double>(false, x, mode))
+
+namespace simt::detail {
+extern const char math_linked = 0;  // runtime.cpp's reference pulls this file into every program
+}
