@@ -372,9 +372,10 @@ CONFORMANCE_CASE(double_roots_and_norms, "cbrt rcbrt rsqrt hypot rhypot norm3d r
     r.ulps("norm4d(x, y, z, x - y)", map<Norm4d, double>(x, y, z), 2);    // norm4d 2 ulp
     r.ulps("rnorm4d(x, y, z, x - y)", map<Rnorm4d, double>(x, y, z), 1);  // rnorm4d 1 ulp
 
-    // norm and rnorm read their vector from device memory (no bound in the
-    // table: "a fast algorithm is used with accuracy loss due to round-off";
-    // 4 ulp assumed here), with an infinity or a NaN in some vectors.
+    // norm and rnorm read their vector from device memory, some with an
+    // infinity or a NaN. The table gives no bound ("a fast algorithm is used
+    // with accuracy loss due to round-off"); nvcc's code scales, sums the
+    // squares with FMAs and refines rsqrt.approx: 5 ulp allowed here, as for normf.
     std::vector<double> v;
     for (std::size_t i = 40; v.size() < 256; ++i) v.push_back(x[i % x.size()]);
     v[4 * 7 + 1] = INFINITY;
@@ -385,8 +386,8 @@ CONFORMANCE_CASE(double_roots_and_norms, "cbrt rcbrt rsqrt hypot rhypot norm3d r
     conformance::Buffer<double> d_v(v), nrm(n), rnrm(n);
     for (int dim : {1, 3, 4}) {
         k_norm<<<1, n>>>(n, dim, d_v, nrm, rnrm);
-        r.ulps("norm(" + std::to_string(dim) + ", v)", nrm.get(), 4);
-        r.ulps("rnorm(" + std::to_string(dim) + ", v)", rnrm.get(), 4);
+        r.ulps("norm(" + std::to_string(dim) + ", v)", nrm.get(), 5);
+        r.ulps("rnorm(" + std::to_string(dim) + ", v)", rnrm.get(), 5);
     }
 }
 

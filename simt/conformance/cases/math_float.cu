@@ -408,9 +408,11 @@ CONFORMANCE_CASE(float_roots_and_norms,
     r.ulps("rnorm4df(x, y, z, x - y)", map<Rnorm4df, float>(x, y, z), 2);  // rnorm4df 2 ulp
 
     // normf and rnormf read their vector from device memory: 64 vectors of 4
-    // moderate values (the table gives no bound: "a fast algorithm is used
-    // with accuracy loss due to round-off"; 4 ulp assumed here), and with an
-    // infinity or a NaN.
+    // of the inputs, some with an infinity or a NaN. The table gives no bound
+    // ("a fast algorithm is used with accuracy loss due to round-off"); nvcc's
+    // code scales by a power of 2, sums the squares with FMAs and takes
+    // sqrt.rn or rsqrt.approx: for 4 elements at most 2 ulp from the sum and
+    // 2 from the root, so 5 ulp allowed here.
     std::vector<float> v;
     for (std::size_t i = 40; v.size() < 256; ++i) v.push_back(x[i % x.size()]);
     v[4 * 7 + 1] = INFINITY;
@@ -421,8 +423,8 @@ CONFORMANCE_CASE(float_roots_and_norms,
     conformance::Buffer<float> d_v(v), norm(n), rnorm(n);
     for (int dim : {1, 3, 4}) {
         k_normf<<<1, n>>>(n, dim, d_v, norm, rnorm);
-        r.ulps("normf(" + std::to_string(dim) + ", v)", norm.get(), 4);
-        r.ulps("rnormf(" + std::to_string(dim) + ", v)", rnorm.get(), 4);
+        r.ulps("normf(" + std::to_string(dim) + ", v)", norm.get(), 5);
+        r.ulps("rnormf(" + std::to_string(dim) + ", v)", rnorm.get(), 5);
     }
 }
 
