@@ -588,10 +588,18 @@ extern "C" float rnorm3df(float a, float b, float c) noexcept { return norm_of<f
 extern "C" double rnorm3d(double a, double b, double c) noexcept { return norm_of<double>(true, a, b, c); }
 extern "C" float rnorm4df(float a, float b, float c, float d) noexcept { return norm_of<float>(true, a, b, c, d); }
 extern "C" double rnorm4d(double a, double b, double c, double d) noexcept { return norm_of<double>(true, a, b, c, d); }
-extern "C" float normf(int dim, const float* p) noexcept { return vector_norm(p, dim, false, __builtin_return_address(0)); }
-extern "C" double norm(int dim, const double* p) noexcept { return vector_norm(p, dim, false, __builtin_return_address(0)); }
-extern "C" float rnormf(int dim, const float* p) noexcept { return vector_norm(p, dim, true, __builtin_return_address(0)); }
-extern "C" double rnorm(int dim, const double* p) noexcept { return vector_norm(p, dim, true, __builtin_return_address(0)); }
+extern "C" float normf(int dim, const float* p) noexcept {
+    return vector_norm(p, dim, false, __builtin_return_address(0));
+}
+extern "C" double norm(int dim, const double* p) noexcept {
+    return vector_norm(p, dim, false, __builtin_return_address(0));
+}
+extern "C" float rnormf(int dim, const float* p) noexcept {
+    return vector_norm(p, dim, true, __builtin_return_address(0));
+}
+extern "C" double rnorm(int dim, const double* p) noexcept {
+    return vector_norm(p, dim, true, __builtin_return_address(0));
+}
 extern "C" float fdividef(float x, float y) noexcept { return op_div(FE_TONEAREST, x, y); }  // x / y, as CUDA 13's is
 
 // ---- single-precision intrinsics ------------------------------------------------------
