@@ -108,6 +108,10 @@ void record_atomic(const void* addr, std::size_t size, const void* pc, bool wide
 // acquires nothing.
 void record_atomic_load(const void* addr, std::size_t size, const void* pc, bool wide);
 void record_atomic_store(const void* addr, std::size_t size, const void* pc);
+// A plain load or store that a library function (math.cpp's sincosf, normf,
+// ...) makes for the kernel that called it: checked as an instrumented access
+// at `pc`, the caller's return address.
+void library_access(const void* addr, std::size_t size, bool write, const void* pc);
 // Blocks that publish to each other (memcheck.cpp): a __threadfence() by the
 // running thread, and an atomic that changed the word at `addr`. With a fence
 // before the flag's store in the writer and one after its load in the

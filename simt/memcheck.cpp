@@ -565,6 +565,7 @@ void record_atomic_load(const void* addr, std::size_t size, const void* pc, bool
 void record_atomic_store(const void* addr, std::size_t size, const void* pc) {
     on_access(addr, size, true, pc, true, false, false);
 }
+void library_access(const void* addr, std::size_t size, bool write, const void* pc) { on_access(addr, size, write, pc); }
 
 }  // namespace simt::detail
 

@@ -988,3 +988,11 @@ std::string take_refused_launch() {
 }
 
 }  // namespace simt
+
+// math.cpp defines the C library's transcendental functions for the whole
+// program (simt/README.md, Math): linked whenever the runtime is, so a
+// program's sinf is the same whatever its kernels happen to call.
+namespace simt::detail {
+extern const char math_linked;
+}
+[[maybe_unused]] __attribute__((used)) static const char* const g_math_anchor = &simt::detail::math_linked;

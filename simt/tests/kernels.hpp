@@ -39,3 +39,4 @@ extern int d_total;
 extern int d_table[8];
 cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
 cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);
+cudaError_t launch_math_stores(const float* d_in, float* d_s, float* d_c, int* d_e);  // math_kernels.cu: sincosf past the end, frexpf racing

@@ -1300,3 +1300,20 @@ TEST_CASE("dynamic shared memory beyond 48 KiB once cudaFuncSetAttribute allows 
     REQUIRE(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(&launch_big_dynamic)) == cudaSuccess);
     CHECK(a.maxDynamicSharedSizeBytes == 49152);  // any address is a kernel's here, with the defaults
 }
+
+TEST_CASE("math functions that store through a pointer are checked at the kernel's line") {
+    DeviceArray<float> in(32), s(32), c(32);
+    DeviceArray<int> e(16);
+    REQUIRE(cudaMemset(in.ptr, 0, 32 * sizeof(float)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_math_stores(in.ptr, s.ptr, c.ptr, e.ptr) == cudaSuccess);
+    const auto f = simt::take_findings();
+    REQUIRE(f.size() == 2);
+    CHECK(simt::format(f[0]) ==
+          "data race on global memory in kernel math_stores: block (0,0,0): the word at byte 0 of a 64-byte device "
+          "allocation, written by thread 0 at math_kernels.cu:13 and written by thread 1 at math_kernels.cu:13 between the "
+          "same two barriers; launched at math_kernels.cu:17");
+    CHECK(simt::format(f[1]) ==
+          "out-of-bounds access in kernel math_stores: block (0,0,0): thread 31 wrote 4 bytes at offset 128 of a "
+          "128-byte device allocation (past its end) at math_kernels.cu:12; launched at math_kernels.cu:17");
+}

@@ -35,4 +35,5 @@
 #include "simt/thread.hpp"
 #include "simt/warp.hpp"
 #include "simt/atomics.hpp"
+#include "simt/math.hpp"
 #include "simt/launch.hpp"
