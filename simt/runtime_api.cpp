@@ -192,6 +192,7 @@ const char* cudaGetErrorName(cudaError_t err) {
         case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
         case cudaErrorInvalidAddressSpace: return "cudaErrorInvalidAddressSpace";
         case cudaErrorInvalidPc: return "cudaErrorInvalidPc";
+        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     }
     return "cudaErrorUnknown";
 }
@@ -216,6 +217,7 @@ const char* cudaGetErrorString(cudaError_t err) {
         case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorInvalidAddressSpace: return "operation not supported on global/shared address space";
         case cudaErrorInvalidPc: return "invalid program counter";
+        case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     }
     return "unknown error";
 }

@@ -24,6 +24,7 @@ enum cudaError_t {
     cudaErrorInvalidAddressSpace = 717,
     cudaErrorInvalidPc = 718,
     cudaErrorLaunchFailure = 719,
+    cudaErrorCooperativeLaunchTooLarge = 720,
 };
 using cudaError = cudaError_t;
 
