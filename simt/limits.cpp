@@ -79,11 +79,6 @@ const Word kWords[] = {
     {"cudaMemcpyToSymbol", "symbols"},
     {"cudaMemcpyFromSymbol", "symbols"},
     {"cudaGetSymbolAddress", "symbols"},
-    {"cudaLaunchKernel", "launches through the runtime API"},
-    {"cudaLaunchCooperativeKernel", "cooperative launches"},
-    {"__match_any_sync", "warp match functions"},
-    {"__match_all_sync", "warp match functions"},
-    {"__reduce_", "warp reduce functions", true},
 };
 
 // Namespaces whose every use is a limit: `cub::DeviceScan`.

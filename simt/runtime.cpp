@@ -132,10 +132,10 @@ struct Lane {
     ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
     ctx::fiber sink;   // the scheduler, resumed by the GPU thread
     std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
-    // At a warp function: its mask and the round it joined (at an
+    // At a warp function: its mask and what it deposits (at an
     // __activemask(), the group it met, once released).
     unsigned warp_mask = 0;
-    unsigned warp_round = 0;
+    unsigned long long deposit = 0;
     bool warp_orders_memory = false;  // at a __syncwarp
     // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
     const unsigned char* stack_low = nullptr;
@@ -166,12 +166,12 @@ struct RecordingStack {
     void deallocate(ctx::stack_context& sc) noexcept { pool.deallocate(sc); }
 };
 
-// A warp's rendezvous for warp functions. Deposits are double-buffered by
-// round: a lane that finished round r may deposit for r + 1 while a slower
-// lane still reads round r, and round r + 2 cannot start before it has.
+// A warp's rendezvous for warp functions: when the lanes that wait with one
+// mask are released, their deposits are copied here by lane, and each reads
+// them as it is resumed, in the scheduler's next pass, before any lane can
+// wait again.
 struct Warp {
-    unsigned round = 0;
-    unsigned long long deposits[2][32] = {};
+    unsigned long long results[32] = {};
     detail::WarpSyncs syncs;  // its completed __syncwarp rendezvous, for the race checks
 };
 
@@ -384,76 +384,101 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     return true;
 }
 
-// Completes the warp-function rounds whose lanes have all arrived; a lane of
-// the mask that is gone or waits elsewhere is a finding, and the round
-// completes without it. Then, in a warp none of whose lanes can run on and
-// that completed no round (whose lanes might still reach it), the lanes at an
-// __activemask() call site are released with the group that met there (one
-// group per call site): the lanes that reached it before waiting anywhere
-// else. Returns whether any lane can run again.
+// Completes the warp functions whose lanes have all arrived: the lanes that
+// wait with one mask (one call, as CUDA requires of the lanes it names) are
+// released when every lane of the mask waits with it; a lane of the mask
+// that may still come (running, spinning, at an __activemask(), or waiting
+// with another mask, which it may leave) holds them. When no lane of the
+// warp can run or come, the lanes of a mask whose other lanes are gone or
+// wait elsewhere are released with a finding. Then, in a warp none of whose
+// lanes can run on and that released none (whose lanes might still reach
+// it), the lanes at an __activemask() call site are released with the group
+// that met there (one group per call site): the lanes that reached it before
+// waiting anywhere else. Returns whether any lane can run again.
 bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     bool released = false;
     for (std::size_t first = 0; first < lanes.size(); first += 32) {
         const std::size_t last = std::min(lanes.size(), first + 32);
-        unsigned mask = 0, met = 0;
-        bool orders_memory = false, running = false, at_active_mask = false;
-        const Lane* site = nullptr;
+        bool running = false, at_active_mask = false, waiting_any = false;
         for (std::size_t t = first; t < last; ++t) {
-            running = running || lanes[t].status == Status::Running;
-            at_active_mask = at_active_mask || lanes[t].status == Status::AtActiveMask;
-            if (lanes[t].status == Status::AtWarpSync) {
-                mask |= lanes[t].warp_mask;
-                met |= 1u << (t - first);
-                orders_memory = orders_memory || lanes[t].warp_orders_memory;
-                if (site == nullptr) site = &lanes[t];
-            }
+            const Status st = lanes[t].status;
+            running = running || st == Status::Running;
+            at_active_mask = at_active_mask || st == Status::AtActiveMask;
+            waiting_any = waiting_any || st == Status::AtWarpSync;
         }
-        bool round_done = false;
-        if (site != nullptr) {
-            std::vector<unsigned> missing, waiting;
-            bool may_come = false;  // a lane of the mask may still come
-            for (std::size_t t = first; t < last; ++t) {
-                const bool in_mask = mask >> (t - first) & 1u;
-                if (lanes[t].status == Status::AtWarpSync) waiting.push_back(static_cast<unsigned>(t));
-                else if (in_mask) missing.push_back(static_cast<unsigned>(t));
-                may_come = may_come || (in_mask && (lanes[t].status == Status::Spinning ||
-                                                    lanes[t].status == Status::Running ||  // stopped by the watchdog's sampling
-                                                    lanes[t].status == Status::AtActiveMask));
-            }
-            if (!may_come) {
+        Warp& warp = (*g_warps)[first / 32];
+        bool released_here = false;
+        unsigned synced = 0;
+        const bool may_run = running || at_active_mask ||
+                             std::any_of(lanes.begin() + first, lanes.begin() + last,
+                                         [](const Lane& l) { return l.status == Status::Spinning; });
+        for (int lenient = 0; waiting_any && lenient < 2 && !released_here; ++lenient) {
+            if (lenient && may_run) break;
+            unsigned done = 0;  // lanes whose mask was looked at in this pass
+            for (std::size_t s = first; s < last; ++s) {
+                if (lanes[s].status != Status::AtWarpSync || (done >> (s - first) & 1u)) continue;
+                const unsigned mask = lanes[s].warp_mask;
+                unsigned met = 0;
+                for (std::size_t t = s; t < last; ++t)
+                    if (lanes[t].status == Status::AtWarpSync && lanes[t].warp_mask == mask) met |= 1u << (t - first);
+                done |= met;
+                std::vector<unsigned> missing, waiting;
+                bool may_come = false;
+                for (std::size_t t = first; t < last; ++t) {
+                    const unsigned bit = 1u << (t - first);
+                    if (met & bit) waiting.push_back(static_cast<unsigned>(t));
+                    else if (mask & bit) {
+                        missing.push_back(static_cast<unsigned>(t));
+                        const Status st = lanes[t].status;
+                        may_come = may_come || st == Status::Spinning || st == Status::Running ||  // stopped by the watchdog's sampling
+                                   st == Status::AtActiveMask || (!lenient && st == Status::AtWarpSync);
+                    }
+                }
+                if (may_come) continue;
                 if (!missing.empty())
                     launch.reports.add("warp divergence", launch.block_serial,
                                        detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
                                            " waited at a warp function at " +
-                                           detail::where(site->barrier_file, site->barrier_line) + " while " +
+                                           detail::where(lanes[s].barrier_file, lanes[s].barrier_line) + " while " +
                                            thread_list(missing) +
                                            ", named in its mask, did not arrive (exited, or waiting at another barrier)");
-                Warp& warp = (*g_warps)[first / 32];
-                ++warp.round;
-                if (orders_memory) {
-                    warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), met};
-                    detail::g_syncwarp_seen = true;
-                }
+                bool orders_memory = false;
                 for (std::size_t t = first; t < last; ++t)
-                    if (lanes[t].status == Status::AtWarpSync) lanes[t].status = Status::Running;
-                released = round_done = true;
+                    if (met >> (t - first) & 1u) {
+                        warp.results[t - first] = lanes[t].deposit;
+                        orders_memory = orders_memory || lanes[t].warp_orders_memory;
+                        lanes[t].status = Status::Running;
+                    }
+                if (orders_memory) synced |= met;
+                released = released_here = true;
             }
         }
-        if (!at_active_mask || running || round_done) continue;
-        for (std::size_t t = first; t < last; ++t) {
-            if (lanes[t].status != Status::AtActiveMask) continue;
-            const Lane& at = lanes[t];
-            unsigned group = 0;
-            for (std::size_t u = t; u < last; ++u)
-                if (lanes[u].status == Status::AtActiveMask && lanes[u].barrier_line == at.barrier_line &&
-                    (lanes[u].barrier_file == at.barrier_file || std::strcmp(lanes[u].barrier_file, at.barrier_file) == 0))
-                    group |= 1u << (u - first);
-            for (std::size_t u = t; u < last; ++u)
-                if (group >> (u - first) & 1u) {
-                    lanes[u].warp_mask = group;
-                    lanes[u].status = Status::Running;
-                }
+        if (synced != 0) {
+            warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), synced};
+            detail::g_syncwarp_seen = true;
         }
+        if (!at_active_mask || running || released_here) continue;
+        // One call site at a time, the earliest in the file first: lanes
+        // released from an earlier call site in divergent code may reach a
+        // later one (as the warp reconverges on a GPU) before it is released.
+        const Lane* at = nullptr;
+        for (std::size_t t = first; t < last; ++t) {
+            const Lane& l = lanes[t];
+            if (l.status != Status::AtActiveMask) continue;
+            if (at == nullptr || std::make_pair(std::strcmp(l.barrier_file, at->barrier_file), l.barrier_line) <
+                                     std::make_pair(0, at->barrier_line))
+                at = &l;
+        }
+        unsigned group = 0;
+        for (std::size_t u = first; u < last; ++u)
+            if (lanes[u].status == Status::AtActiveMask && lanes[u].barrier_line == at->barrier_line &&
+                (lanes[u].barrier_file == at->barrier_file || std::strcmp(lanes[u].barrier_file, at->barrier_file) == 0))
+                group |= 1u << (u - first);
+        for (std::size_t u = first; u < last; ++u)
+            if (group >> (u - first) & 1u) {
+                lanes[u].warp_mask = group;
+                lanes[u].status = Status::Running;
+            }
         released = true;
     }
     return released;
@@ -725,6 +750,16 @@ void grid_sync(const char* file, int line) {
     wait_at_barrier(file, line, 0, true);
 }
 
+void group_error(const char* what, const char* file, int line) {
+    g_launch->reports.add("cooperative groups error", g_launch->block_serial,
+                          detail::block_name(g_launch->block_idx) + ": thread " +
+                              std::to_string(detail::current_thread()) + " called " + what + " at " +
+                              detail::where(file, line) +
+                              ", which CUDA's cooperative groups trap on (the kernel fails on a GPU): the launch "
+                              "stopped there");
+    detail::stop_launch();
+}
+
 unsigned active_mask(const char* file, int line) {
     Lane& lane = *g_lane;
     lane.status = Status::AtActiveMask;
@@ -815,16 +850,14 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
                                         bool orders_memory) {
     Lane& lane = *g_lane;
     Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
-    const unsigned round = warp.round;
-    warp.deposits[round & 1][lane_id()] = deposit;
+    lane.deposit = deposit;
     lane.status = Status::AtWarpSync;
     lane.warp_mask = mask;
-    lane.warp_round = round;
     lane.warp_orders_memory = orders_memory;
     lane.barrier_file = file;
     lane.barrier_line = line;
     lane.sink = std::move(lane.sink).resume();
-    return warp.deposits[round & 1];
+    return warp.results;
 }
 
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),

@@ -127,37 +127,30 @@ struct identity {
     using type = T;
 };
 
-// Not inlined, so __builtin_return_address(0) is the kernel's line; not
-// instrumented: hinted_access is the access's check.
-template <typename T>
-__attribute__((noinline, no_sanitize_thread)) T load_hinted(const T* address, bool coherent, const char* name) {
-    static_assert(hinted_type<T>, "simt: no cache-hinted load for this type (CUDA has them for the integer types but bool, "
-                                  "float, double and their 2- and 4-element vector types)");
-    hinted_access(address, sizeof(T), false, coherent, name, __builtin_return_address(0));
-    T value;
-    std::memcpy(&value, address, sizeof(T));
-    return value;
-}
-
-template <typename T>
-__attribute__((noinline, no_sanitize_thread)) void store_hinted(T* address, T value, bool coherent, const char* name) {
-    static_assert(hinted_type<T>, "simt: no cache-hinted store for this type (CUDA has them for the integer types but "
-                                  "bool, float, double and their 2- and 4-element vector types)");
-    hinted_access(address, sizeof(T), true, coherent, name, __builtin_return_address(0));
-    std::memcpy(address, &value, sizeof(T));
-}
-
 }  // namespace simt
 
-#define SIMT_HINTED_LOAD(name, coherent)                                       \
-    template <typename T>                                                      \
-    inline T name(const T* address) {                                          \
-        return ::simt::load_hinted(address, coherent, #name);                  \
+// Each is not inlined, so __builtin_return_address(0) is the kernel's line,
+// and not instrumented: hinted_access is the access's check.
+#define SIMT_HINTED_LOAD(name, coherent)                                                                  \
+    template <typename T>                                                                                 \
+    __attribute__((noinline, no_sanitize_thread)) T name(const T* address) {                              \
+        static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
+                                              "integer types but bool, float, double and their 2- and "   \
+                                              "4-element vector types)");                                 \
+        ::simt::hinted_access(address, sizeof(T), false, coherent, #name, __builtin_return_address(0));   \
+        T value;                                                                                          \
+        std::memcpy(&value, address, sizeof(T));                                                          \
+        return value;                                                                                     \
     }
-#define SIMT_HINTED_STORE(name, coherent)                                               \
-    template <typename T>                                                               \
-    inline void name(T* address, typename ::simt::identity<T>::type value) {            \
-        ::simt::store_hinted<T>(address, value, coherent, #name);                        \
+#define SIMT_HINTED_STORE(name, coherent)                                                                 \
+    template <typename T>                                                                                 \
+    __attribute__((noinline, no_sanitize_thread)) void name(T* address,                                   \
+                                                            typename ::simt::identity<T>::type value) {   \
+        static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
+                                              "integer types but bool, float, double and their 2- and "   \
+                                              "4-element vector types)");                                 \
+        ::simt::hinted_access(address, sizeof(T), true, coherent, #name, __builtin_return_address(0));    \
+        std::memcpy(address, &value, sizeof(T));                                                          \
     }
 SIMT_HINTED_LOAD(__ldg, false)
 SIMT_HINTED_LOAD(__ldca, false)
