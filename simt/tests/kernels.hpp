@@ -27,3 +27,10 @@ cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned whi
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
 cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
+// Each block files blockIdx + 1, this_grid().sync(), reads its neighbour's;
+// exit_block (or -1) returns before the sync.
+cudaError_t launch_grid_exchange(unsigned* d_slots, unsigned* d_out, unsigned blocks, unsigned threads,
+                                 int cooperative, int exit_block);
+cudaError_t launch_activemask_loop(unsigned* d_out);
+cudaError_t launch_hinted_misuse(unsigned* d_data, unsigned* d_out, int which);
+cudaError_t launch_nanosleep_wait(unsigned* d_tickets, unsigned* d_flags, unsigned blocks);
