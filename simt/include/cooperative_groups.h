@@ -6,7 +6,8 @@
 // bit (a floating-point reduction adds in the GPU's order). cg::reduce is in
 // <cooperative_groups/reduce.h>, the scans in <cooperative_groups/scan.h>.
 // Every member that waits takes the caller's line as two defaulted trailing
-// parameters, for the emulator's reports.
+// parameters, for the emulator's reports. None of it is in the basic-block
+// traces (SIMT_NO_COVERAGE, warp.hpp): its branches are the emulator's.
 #pragma once
 
 #include <simt/cuda.hpp>
@@ -40,11 +41,11 @@ constexpr unsigned int grid_group_id = 3;
 template <typename T>
 using remove_qual = std::remove_cv_t<std::remove_reference_t<T>>;
 
-inline unsigned laneid() { return ::simt::lane_id(); }
-inline unsigned lanemask_lt() { return (1u << laneid()) - 1u; }
-inline unsigned popc(unsigned x) { return static_cast<unsigned>(__builtin_popcount(x)); }
+SIMT_NO_COVERAGE inline unsigned laneid() { return ::simt::lane_id(); }
+SIMT_NO_COVERAGE inline unsigned lanemask_lt() { return (1u << laneid()) - 1u; }
+SIMT_NO_COVERAGE inline unsigned popc(unsigned x) { return static_cast<unsigned>(__builtin_popcount(x)); }
 // The lane of the n-th (from 0) lane of `mask`, or 32.
-inline unsigned nth_lane(unsigned mask, unsigned n) {
+SIMT_NO_COVERAGE inline unsigned nth_lane(unsigned mask, unsigned n) {
     for (unsigned l = 0; l < 32; ++l)
         if (mask >> l & 1u) {
             if (n == 0) return l;
@@ -53,7 +54,7 @@ inline unsigned nth_lane(unsigned mask, unsigned n) {
     return 32;
 }
 // The lane `delta` lanes of `mask` above (below, for a negative delta) `lane`, or 32.
-inline unsigned lane_apart(unsigned mask, unsigned lane, int delta) {
+SIMT_NO_COVERAGE inline unsigned lane_apart(unsigned mask, unsigned lane, int delta) {
     int l = static_cast<int>(lane);
     for (int left = delta < 0 ? -delta : delta; left > 0;) {
         l += delta < 0 ? -1 : 1;
@@ -64,12 +65,12 @@ inline unsigned lane_apart(unsigned mask, unsigned lane, int delta) {
 }
 
 namespace cta {
-inline unsigned thread_rank() {
+SIMT_NO_COVERAGE inline unsigned thread_rank() {
     const dim3 d = blockDim;
     const uint3 t = threadIdx;
     return t.x + d.x * (t.y + d.y * t.z);
 }
-inline unsigned size() {
+SIMT_NO_COVERAGE inline unsigned size() {
     const dim3 d = blockDim;
     return d.x * d.y * d.z;
 }
@@ -95,82 +96,82 @@ class thread_group {
 
 protected:
     details::group_data data_;
-    explicit thread_group(unsigned type) { data_.type = type; }
+    SIMT_NO_COVERAGE explicit thread_group(unsigned type) { data_.type = type; }
 
 public:
     unsigned long long size() const;
-    unsigned long long num_threads() const { return size(); }
+    SIMT_NO_COVERAGE unsigned long long num_threads() const { return size(); }
     unsigned long long thread_rank() const;
     void sync(SIMT_CG_AT) const;
-    unsigned int get_type() const { return data_.type; }
+    SIMT_NO_COVERAGE unsigned int get_type() const { return data_.type; }
 };
 
 // ---- thread_block ---------------------------------------------------------------
 class thread_block : public thread_group {
     friend thread_block this_thread_block();
-    thread_block() : thread_group(details::thread_block_id) {}
+    SIMT_NO_COVERAGE thread_block() : thread_group(details::thread_block_id) {}
 
 public:
     static constexpr unsigned int _group_id = details::thread_block_id;
-    static void sync(SIMT_CG_AT) { ::simt::syncthreads(simt_file, simt_line); }
-    static unsigned int size() { return details::cta::size(); }
-    static unsigned int num_threads() { return details::cta::size(); }
-    static unsigned int thread_rank() { return details::cta::thread_rank(); }
-    static dim3 group_index() {
+    SIMT_NO_COVERAGE static void sync(SIMT_CG_AT) { ::simt::syncthreads(simt_file, simt_line); }
+    SIMT_NO_COVERAGE static unsigned int size() { return details::cta::size(); }
+    SIMT_NO_COVERAGE static unsigned int num_threads() { return details::cta::size(); }
+    SIMT_NO_COVERAGE static unsigned int thread_rank() { return details::cta::thread_rank(); }
+    SIMT_NO_COVERAGE static dim3 group_index() {
         const uint3 b = blockIdx;
         return dim3(b.x, b.y, b.z);
     }
-    static dim3 thread_index() {
+    SIMT_NO_COVERAGE static dim3 thread_index() {
         const uint3 t = threadIdx;
         return dim3(t.x, t.y, t.z);
     }
-    static dim3 dim_threads() { return blockDim; }
-    static dim3 group_dim() { return blockDim; }
+    SIMT_NO_COVERAGE static dim3 dim_threads() { return blockDim; }
+    SIMT_NO_COVERAGE static dim3 group_dim() { return blockDim; }
 };
 
-inline thread_block this_thread_block() { return thread_block(); }
+SIMT_NO_COVERAGE inline thread_block this_thread_block() { return thread_block(); }
 
 // ---- grid_group: every thread of the grid (a cooperative launch's) ------------
 class grid_group : public thread_group {
     friend grid_group this_grid();
-    grid_group() : thread_group(details::grid_group_id) {}
+    SIMT_NO_COVERAGE grid_group() : thread_group(details::grid_group_id) {}
 
 public:
     static constexpr unsigned int _group_id = details::grid_group_id;
     // Valid only in a kernel launched with cudaLaunchCooperativeKernel; its
     // sync() elsewhere is a finding that stops the launch (a trap on a GPU).
-    bool is_valid() const { return ::simt::grid_is_cooperative(); }
-    void sync(SIMT_CG_AT) const { ::simt::grid_sync(simt_file, simt_line); }
-    static unsigned long long num_blocks() {
+    SIMT_NO_COVERAGE bool is_valid() const { return ::simt::grid_is_cooperative(); }
+    SIMT_NO_COVERAGE void sync(SIMT_CG_AT) const { ::simt::grid_sync(simt_file, simt_line); }
+    SIMT_NO_COVERAGE static unsigned long long num_blocks() {
         const dim3 g = gridDim;
         return 1ull * g.x * g.y * g.z;
     }
-    static unsigned long long block_rank() {
+    SIMT_NO_COVERAGE static unsigned long long block_rank() {
         const dim3 g = gridDim;
         const uint3 b = blockIdx;
         return b.x + 1ull * g.x * (b.y + 1ull * g.y * b.z);
     }
-    static unsigned long long num_threads() { return num_blocks() * details::cta::size(); }
-    static unsigned long long size() { return num_threads(); }
-    static unsigned long long thread_rank() { return block_rank() * details::cta::size() + details::cta::thread_rank(); }
-    static dim3 dim_blocks() { return gridDim; }
-    static dim3 group_dim() { return gridDim; }
-    static dim3 block_index() {
+    SIMT_NO_COVERAGE static unsigned long long num_threads() { return num_blocks() * details::cta::size(); }
+    SIMT_NO_COVERAGE static unsigned long long size() { return num_threads(); }
+    SIMT_NO_COVERAGE static unsigned long long thread_rank() { return block_rank() * details::cta::size() + details::cta::thread_rank(); }
+    SIMT_NO_COVERAGE static dim3 dim_blocks() { return gridDim; }
+    SIMT_NO_COVERAGE static dim3 group_dim() { return gridDim; }
+    SIMT_NO_COVERAGE static dim3 block_index() {
         const uint3 b = blockIdx;
         return dim3(b.x, b.y, b.z);
     }
-    static dim3 dim_threads() {
+    SIMT_NO_COVERAGE static dim3 dim_threads() {
         const dim3 g = gridDim, d = blockDim;
         return dim3(g.x * d.x, g.y * d.y, g.z * d.z);
     }
-    static dim3 thread_index() {
+    SIMT_NO_COVERAGE static dim3 thread_index() {
         const uint3 b = blockIdx, t = threadIdx;
         const dim3 d = blockDim;
         return dim3(b.x * d.x + t.x, b.y * d.y + t.y, b.z * d.z + t.z);
     }
 };
 
-inline grid_group this_grid() { return grid_group(); }
+SIMT_NO_COVERAGE inline grid_group this_grid() { return grid_group(); }
 
 // ---- coalesced_group: lanes of one warp, by lane order --------------------------
 class coalesced_group : public thread_group {
@@ -178,12 +179,12 @@ class coalesced_group : public thread_group {
     friend coalesced_group coalesced_threads(const char*, int);
 
 protected:
-    explicit coalesced_group(unsigned mask) : thread_group(details::coalesced_group_id) {
+    SIMT_NO_COVERAGE explicit coalesced_group(unsigned mask) : thread_group(details::coalesced_group_id) {
         data_.mask = mask;
         data_.size = details::popc(mask);
     }
     // `lanes` (a mask of the warp's lanes) as ranks of this group.
-    unsigned pack(unsigned lanes) const {
+    SIMT_NO_COVERAGE unsigned pack(unsigned lanes) const {
         unsigned packed = 0, rank = 0;
         for (unsigned l = 0; l < 32; ++l)
             if (data_.mask >> l & 1u) {
@@ -195,29 +196,29 @@ protected:
 
 public:
     static constexpr unsigned int _group_id = details::coalesced_group_id;
-    unsigned int num_threads() const { return data_.size; }
-    unsigned int size() const { return data_.size; }
-    unsigned int thread_rank() const { return details::popc(data_.mask & details::lanemask_lt()); }
-    unsigned int meta_group_rank() const { return data_.meta_rank; }
-    unsigned int meta_group_size() const { return data_.meta_size; }
-    void sync(SIMT_CG_AT) const { __syncwarp(data_.mask, simt_file, simt_line); }
+    SIMT_NO_COVERAGE unsigned int num_threads() const { return data_.size; }
+    SIMT_NO_COVERAGE unsigned int size() const { return data_.size; }
+    SIMT_NO_COVERAGE unsigned int thread_rank() const { return details::popc(data_.mask & details::lanemask_lt()); }
+    SIMT_NO_COVERAGE unsigned int meta_group_rank() const { return data_.meta_rank; }
+    SIMT_NO_COVERAGE unsigned int meta_group_size() const { return data_.meta_size; }
+    SIMT_NO_COVERAGE void sync(SIMT_CG_AT) const { __syncwarp(data_.mask, simt_file, simt_line); }
 
     template <typename T, typename R = details::remove_qual<T>>
-    R shfl(T&& elem, int srcRank, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl(T&& elem, int srcRank, SIMT_CG_AT) const {
         const unsigned lane = srcRank == 0    ? details::nth_lane(data_.mask, 0)
                               : size() == 32 ? static_cast<unsigned>(srcRank)
                                              : details::nth_lane(data_.mask, static_cast<unsigned>(srcRank));
         return ::simt::shuffle<R>(::simt::Shuffle::Idx, data_.mask, elem, lane, 32, simt_file, simt_line);
     }
     template <typename T, typename R = details::remove_qual<T>>
-    R shfl_down(T&& elem, unsigned int delta, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl_down(T&& elem, unsigned int delta, SIMT_CG_AT) const {
         if (size() == 32) return ::simt::shuffle<R>(::simt::Shuffle::Down, 0xffffffffu, elem, delta, 32, simt_file, simt_line);
         unsigned lane = details::lane_apart(data_.mask, details::laneid(), static_cast<int>(delta));
         if (lane >= 32) lane = details::laneid();
         return ::simt::shuffle<R>(::simt::Shuffle::Idx, data_.mask, elem, lane, 32, simt_file, simt_line);
     }
     template <typename T, typename R = details::remove_qual<T>>
-    R shfl_up(T&& elem, int delta, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl_up(T&& elem, int delta, SIMT_CG_AT) const {
         if (size() == 32)
             return ::simt::shuffle<R>(::simt::Shuffle::Up, 0xffffffffu, elem, static_cast<unsigned>(delta), 32,
                                        simt_file, simt_line);
@@ -225,20 +226,20 @@ public:
         if (lane >= 32) lane = details::laneid();
         return ::simt::shuffle<R>(::simt::Shuffle::Idx, data_.mask, elem, lane, 32, simt_file, simt_line);
     }
-    int any(int predicate, SIMT_CG_AT) const { return __ballot_sync(data_.mask, predicate, simt_file, simt_line) != 0; }
-    int all(int predicate, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE int any(int predicate, SIMT_CG_AT) const { return __ballot_sync(data_.mask, predicate, simt_file, simt_line) != 0; }
+    SIMT_NO_COVERAGE int all(int predicate, SIMT_CG_AT) const {
         return __ballot_sync(data_.mask, predicate, simt_file, simt_line) == data_.mask;
     }
-    unsigned int ballot(int predicate, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int ballot(int predicate, SIMT_CG_AT) const {
         return pack(__ballot_sync(data_.mask, predicate, simt_file, simt_line));
     }
     template <typename T>
-    unsigned int match_any(T val, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int match_any(T val, SIMT_CG_AT) const {
         static_assert(std::is_arithmetic_v<T>, "cooperative groups match values of arithmetic types");
         return pack(__match_any_sync(data_.mask, val, simt_file, simt_line));
     }
     template <typename T>
-    unsigned int match_all(T val, int& pred, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int match_all(T val, int& pred, SIMT_CG_AT) const {
         static_assert(std::is_arithmetic_v<T>, "cooperative groups match values of arithmetic types");
         return pack(__match_all_sync(data_.mask, val, &pred, simt_file, simt_line));
     }
@@ -246,7 +247,7 @@ public:
 
 // The lanes of the calling warp that run this call together (an
 // __activemask()): in a divergent branch, those that took it.
-inline coalesced_group coalesced_threads(SIMT_CG_AT) { return coalesced_group(::simt::active_mask(simt_file, simt_line)); }
+SIMT_NO_COVERAGE inline coalesced_group coalesced_threads(SIMT_CG_AT) { return coalesced_group(::simt::active_mask(simt_file, simt_line)); }
 
 // ---- thread_block_tile<Size>: Size consecutive threads of the block -------------
 namespace details {
@@ -257,46 +258,46 @@ struct tile_ops {
                   "simt: thread_block_tile sizes 1, 2, 4, 8, 16 and 32 are modelled (tiles of several warps are not)");
     static constexpr unsigned int numThreads = Size;
     // The tile's lanes in its warp, and its first lane.
-    static unsigned simt_first_lane() { return laneid() & ~(Size - 1u); }
-    static unsigned simt_lane_mask() {
+    SIMT_NO_COVERAGE static unsigned simt_first_lane() { return laneid() & ~(Size - 1u); }
+    SIMT_NO_COVERAGE static unsigned simt_lane_mask() {
         if constexpr (Size == 32) return 0xffffffffu;
         else return ((1u << Size) - 1u) << simt_first_lane();
     }
-    static unsigned int thread_rank() { return cta::thread_rank() & (Size - 1u); }
+    SIMT_NO_COVERAGE static unsigned int thread_rank() { return cta::thread_rank() & (Size - 1u); }
     static constexpr unsigned int num_threads() { return Size; }
     static constexpr unsigned int size() { return Size; }
-    static void sync(SIMT_CG_AT) { __syncwarp(simt_lane_mask(), simt_file, simt_line); }
+    SIMT_NO_COVERAGE static void sync(SIMT_CG_AT) { __syncwarp(simt_lane_mask(), simt_file, simt_line); }
 
     template <typename T, typename R = remove_qual<T>>
-    R shfl(T&& elem, int srcRank, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl(T&& elem, int srcRank, SIMT_CG_AT) const {
         return ::simt::shuffle<R>(::simt::Shuffle::Idx, simt_lane_mask(), elem, static_cast<unsigned>(srcRank), Size, simt_file, simt_line);
     }
     template <typename T, typename R = remove_qual<T>>
-    R shfl_down(T&& elem, unsigned int delta, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl_down(T&& elem, unsigned int delta, SIMT_CG_AT) const {
         return ::simt::shuffle<R>(::simt::Shuffle::Down, simt_lane_mask(), elem, delta, Size, simt_file, simt_line);
     }
     template <typename T, typename R = remove_qual<T>>
-    R shfl_up(T&& elem, unsigned int delta, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl_up(T&& elem, unsigned int delta, SIMT_CG_AT) const {
         return ::simt::shuffle<R>(::simt::Shuffle::Up, simt_lane_mask(), elem, delta, Size, simt_file, simt_line);
     }
     template <typename T, typename R = remove_qual<T>>
-    R shfl_xor(T&& elem, unsigned int laneMask, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE R shfl_xor(T&& elem, unsigned int laneMask, SIMT_CG_AT) const {
         return ::simt::shuffle<R>(::simt::Shuffle::Xor, simt_lane_mask(), elem, laneMask, Size, simt_file, simt_line);
     }
-    int any(int predicate, SIMT_CG_AT) const { return __ballot_sync(simt_lane_mask(), predicate, simt_file, simt_line) != 0; }
-    int all(int predicate, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE int any(int predicate, SIMT_CG_AT) const { return __ballot_sync(simt_lane_mask(), predicate, simt_file, simt_line) != 0; }
+    SIMT_NO_COVERAGE int all(int predicate, SIMT_CG_AT) const {
         return __ballot_sync(simt_lane_mask(), predicate, simt_file, simt_line) == simt_lane_mask();
     }
-    unsigned int ballot(int predicate, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int ballot(int predicate, SIMT_CG_AT) const {
         return __ballot_sync(simt_lane_mask(), predicate, simt_file, simt_line) >> simt_first_lane();
     }
     template <typename T>
-    unsigned int match_any(T val, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int match_any(T val, SIMT_CG_AT) const {
         static_assert(std::is_arithmetic_v<T>, "cooperative groups match values of arithmetic types");
         return __match_any_sync(simt_lane_mask(), val, simt_file, simt_line) >> simt_first_lane();
     }
     template <typename T>
-    unsigned int match_all(T val, int& pred, SIMT_CG_AT) const {
+    SIMT_NO_COVERAGE unsigned int match_all(T val, int& pred, SIMT_CG_AT) const {
         static_assert(std::is_arithmetic_v<T>, "cooperative groups match values of arithmetic types");
         return __match_all_sync(simt_lane_mask(), val, &pred, simt_file, simt_line) >> simt_first_lane();
     }
@@ -305,8 +306,8 @@ struct tile_ops {
 // A parent's rank and size as a tile of it needs them.
 template <typename ParentT>
 struct parent_of {
-    static unsigned rank() { return ParentT::thread_rank(); }
-    static unsigned size() { return ParentT::size(); }
+    SIMT_NO_COVERAGE static unsigned rank() { return ParentT::thread_rank(); }
+    SIMT_NO_COVERAGE static unsigned size() { return ParentT::size(); }
 };
 
 }  // namespace details
@@ -318,9 +319,9 @@ class thread_block_tile : public details::tile_ops<Size> {
 public:
     thread_block_tile() = default;  // (tiled_partition<Size>(parent) makes them)
     static constexpr unsigned int _group_id = details::coalesced_group_id;
-    static unsigned int meta_group_rank() { return details::parent_of<ParentT>::rank() / Size; }
-    static unsigned int meta_group_size() { return (details::parent_of<ParentT>::size() + Size - 1) / Size; }
-    operator thread_block_tile<Size, void>() const { return thread_block_tile<Size, void>(*this); }
+    SIMT_NO_COVERAGE static unsigned int meta_group_rank() { return details::parent_of<ParentT>::rank() / Size; }
+    SIMT_NO_COVERAGE static unsigned int meta_group_size() { return (details::parent_of<ParentT>::size() + Size - 1) / Size; }
+    SIMT_NO_COVERAGE operator thread_block_tile<Size, void>() const { return thread_block_tile<Size, void>(*this); }
 };
 
 // A tile as a value: a thread_group of its lanes that keeps its place.
@@ -333,7 +334,7 @@ class thread_block_tile<Size, void> : public details::tile_ops<Size>, public thr
 public:
     static constexpr unsigned int _group_id = details::coalesced_group_id;
     template <typename ParentT>
-    thread_block_tile(const thread_block_tile<Size, ParentT>& g) : thread_group(details::coalesced_group_id) {
+    SIMT_NO_COVERAGE thread_block_tile(const thread_block_tile<Size, ParentT>& g) : thread_group(details::coalesced_group_id) {
         data_.mask = details::tile_ops<Size>::simt_lane_mask();
         data_.size = Size;
         data_.meta_rank = g.meta_group_rank();
@@ -344,40 +345,40 @@ public:
     using details::tile_ops<Size>::size;
     using details::tile_ops<Size>::num_threads;
     using details::tile_ops<Size>::thread_rank;
-    unsigned int meta_group_rank() const { return data_.meta_rank; }
-    unsigned int meta_group_size() const { return data_.meta_size; }
+    SIMT_NO_COVERAGE unsigned int meta_group_rank() const { return data_.meta_rank; }
+    SIMT_NO_COVERAGE unsigned int meta_group_size() const { return data_.meta_size; }
 };
 
 // tiled_partition<Size>(parent): the tile of the calling thread, of a thread
 // block or of a larger tile.
 template <unsigned int Size, typename ParentT>
-thread_block_tile<Size, ParentT> tiled_partition(const ParentT&) {
+SIMT_NO_COVERAGE thread_block_tile<Size, ParentT> tiled_partition(const ParentT&) {
     if constexpr (!std::is_same_v<ParentT, thread_block>)
         static_assert(Size < ParentT::size(), "Tile size bigger or equal to the parent group size");
     return thread_block_tile<Size, ParentT>();
 }
 
 // The calling thread alone, a tile of one.
-inline thread_block_tile<1, void> this_thread() {
+SIMT_NO_COVERAGE inline thread_block_tile<1, void> this_thread() {
     return thread_block_tile<1, thread_block_tile<1, thread_block>>();
 }
 
 namespace details {
 // The mask, kind and place of any group as the partitions and collectives see them.
 struct access {
-    static const group_data& data(const thread_group& g) { return g.data_; }
-    static coalesced_group make(unsigned mask, unsigned meta_rank, unsigned meta_size, bool tiled) {
+    SIMT_NO_COVERAGE static const group_data& data(const thread_group& g) { return g.data_; }
+    SIMT_NO_COVERAGE static coalesced_group make(unsigned mask, unsigned meta_rank, unsigned meta_size, bool tiled) {
         coalesced_group g(mask);
         g.data_.meta_rank = meta_rank;
         g.data_.meta_size = meta_size;
         g.data_.tiled = tiled;
         return g;
     }
-    static thread_group as_group(const coalesced_group& g) { return g; }
+    SIMT_NO_COVERAGE static thread_group as_group(const coalesced_group& g) { return g; }
 };
 
 template <typename G>
-unsigned mask_of(const G& g) {
+SIMT_NO_COVERAGE unsigned mask_of(const G& g) {
     if constexpr (std::is_base_of_v<thread_group, G>) return access::data(g).mask;
     else return G::simt_lane_mask();  // a tile known by its parent's type
 }
@@ -385,7 +386,7 @@ unsigned mask_of(const G& g) {
 
 // tiled_partition(parent, n): tiles of n (a power of two up to 32) lanes,
 // known at run time.
-inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned int tilesz, SIMT_CG_AT) {
+SIMT_NO_COVERAGE inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned int tilesz, SIMT_CG_AT) {
     if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0)
         ::simt::group_error("tiled_partition(g, n) with n not a power of two from 1 to 32", simt_file, simt_line);
     const details::group_data& d = details::access::data(parent);
@@ -409,7 +410,7 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned i
     return details::access::make(mask, rank / tilesz, (d.size + tilesz - 1) / tilesz, false);
 }
 
-inline thread_group tiled_partition(const thread_block&, unsigned int tilesz, SIMT_CG_AT) {
+SIMT_NO_COVERAGE inline thread_group tiled_partition(const thread_block&, unsigned int tilesz, SIMT_CG_AT) {
     if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0)
         ::simt::group_error("tiled_partition(g, n) with n not a power of two from 1 to 32", simt_file, simt_line);
     const unsigned rank = details::cta::thread_rank(), size = details::cta::size();
@@ -418,7 +419,7 @@ inline thread_group tiled_partition(const thread_block&, unsigned int tilesz, SI
     return details::access::as_group(details::access::make(mask, rank / tilesz, (size + tilesz - 1) / tilesz, true));
 }
 
-inline thread_group tiled_partition(const thread_group& parent, unsigned int tilesz, SIMT_CG_AT) {
+SIMT_NO_COVERAGE inline thread_group tiled_partition(const thread_group& parent, unsigned int tilesz, SIMT_CG_AT) {
     if (parent.get_type() == details::coalesced_group_id)
         return tiled_partition(static_cast<const coalesced_group&>(parent), tilesz, simt_file, simt_line);
     return tiled_partition(static_cast<const thread_block&>(parent), tilesz, simt_file, simt_line);
@@ -428,13 +429,13 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned int til
 // group split by a predicate or a label.
 namespace details {
 template <typename G>
-coalesced_group binary_partition(const G& g, bool pred, const char* file, int line) {
+SIMT_NO_COVERAGE coalesced_group binary_partition(const G& g, bool pred, const char* file, int line) {
     const unsigned mask = mask_of(g), set = __ballot_sync(mask, pred, file, line);
     if (set == mask || set == 0) return access::make(mask, 0, 1, false);
     return access::make(mask & (pred ? set : ~set), pred ? 1 : 0, 2, false);
 }
 template <typename G, typename L>
-coalesced_group labeled_partition(const G& g, L label, const char* file, int line) {
+SIMT_NO_COVERAGE coalesced_group labeled_partition(const G& g, L label, const char* file, int line) {
     const unsigned mask = mask_of(g), sub = __match_any_sync(mask, label, file, line);
     const unsigned leader = nth_lane(sub, 0);
     const unsigned leaders = __ballot_sync(mask, leader == laneid(), file, line);
@@ -442,15 +443,15 @@ coalesced_group labeled_partition(const G& g, L label, const char* file, int lin
 }
 }  // namespace details
 
-inline coalesced_group binary_partition(const coalesced_group& g, bool pred, SIMT_CG_AT) {
+SIMT_NO_COVERAGE inline coalesced_group binary_partition(const coalesced_group& g, bool pred, SIMT_CG_AT) {
     return details::binary_partition(g, pred, simt_file, simt_line);
 }
 template <unsigned int Size, typename ParentT>
-coalesced_group binary_partition(const thread_block_tile<Size, ParentT>& g, bool pred, SIMT_CG_AT) {
+SIMT_NO_COVERAGE coalesced_group binary_partition(const thread_block_tile<Size, ParentT>& g, bool pred, SIMT_CG_AT) {
     return details::binary_partition(g, pred, simt_file, simt_line);
 }
 template <typename L>
-coalesced_group labeled_partition(const coalesced_group& g, L label, SIMT_CG_AT) {
+SIMT_NO_COVERAGE coalesced_group labeled_partition(const coalesced_group& g, L label, SIMT_CG_AT) {
     static_assert(std::is_integral_v<L> || std::is_pointer_v<L>, "labeled_partition predicate must be an integral or pointer type");
     if constexpr (std::is_same_v<L, bool>) return details::binary_partition(g, label, simt_file, simt_line);
     else if constexpr (std::is_pointer_v<L>)
@@ -458,7 +459,7 @@ coalesced_group labeled_partition(const coalesced_group& g, L label, SIMT_CG_AT)
     else return details::labeled_partition(g, label, simt_file, simt_line);
 }
 template <typename L, unsigned int Size, typename ParentT>
-coalesced_group labeled_partition(const thread_block_tile<Size, ParentT>& g, L label, SIMT_CG_AT) {
+SIMT_NO_COVERAGE coalesced_group labeled_partition(const thread_block_tile<Size, ParentT>& g, L label, SIMT_CG_AT) {
     static_assert(std::is_integral_v<L> || std::is_pointer_v<L>, "labeled_partition predicate must be an integral or pointer type");
     if constexpr (std::is_same_v<L, bool>) return details::binary_partition(g, label, simt_file, simt_line);
     else if constexpr (std::is_pointer_v<L>)
@@ -467,7 +468,7 @@ coalesced_group labeled_partition(const thread_block_tile<Size, ParentT>& g, L l
 }
 
 // ---- thread_group's members, by the kind it holds --------------------------------
-inline unsigned long long thread_group::size() const {
+SIMT_NO_COVERAGE inline unsigned long long thread_group::size() const {
     switch (data_.type) {
         case details::coalesced_group_id: return data_.size;
         case details::thread_block_id: return details::cta::size();
@@ -476,7 +477,7 @@ inline unsigned long long thread_group::size() const {
     return 0;
 }
 
-inline unsigned long long thread_group::thread_rank() const {
+SIMT_NO_COVERAGE inline unsigned long long thread_group::thread_rank() const {
     switch (data_.type) {
         case details::coalesced_group_id: return details::popc(data_.mask & details::lanemask_lt());
         case details::thread_block_id: return details::cta::thread_rank();
@@ -485,7 +486,7 @@ inline unsigned long long thread_group::thread_rank() const {
     return 0;
 }
 
-inline void thread_group::sync(const char* simt_file, int simt_line) const {
+SIMT_NO_COVERAGE inline void thread_group::sync(const char* simt_file, int simt_line) const {
     switch (data_.type) {
         case details::coalesced_group_id: __syncwarp(data_.mask, simt_file, simt_line); break;
         case details::thread_block_id: ::simt::syncthreads(simt_file, simt_line); break;
@@ -495,27 +496,27 @@ inline void thread_group::sync(const char* simt_file, int simt_line) const {
 
 // ---- free functions ------------------------------------------------------------
 template <class GroupT>
-void sync(const GroupT& g, SIMT_CG_AT) {
+SIMT_NO_COVERAGE void sync(const GroupT& g, SIMT_CG_AT) {
     g.sync(simt_file, simt_line);
 }
 template <class GroupT>
-auto thread_rank(const GroupT& g) -> decltype(g.thread_rank()) {
+SIMT_NO_COVERAGE auto thread_rank(const GroupT& g) -> decltype(g.thread_rank()) {
     return g.thread_rank();
 }
 template <class GroupT>
-auto group_size(const GroupT& g) -> decltype(g.num_threads()) {
+SIMT_NO_COVERAGE auto group_size(const GroupT& g) -> decltype(g.num_threads()) {
     return g.num_threads();
 }
 
 // invoke_one: the group's first thread calls fn; invoke_one_broadcast hands
 // its result to every thread of the group.
 template <typename Group, typename Fn, typename... Args>
-void invoke_one(const Group& g, Fn&& fn, Args&&... args) {
+SIMT_NO_COVERAGE void invoke_one(const Group& g, Fn&& fn, Args&&... args) {
     if (g.thread_rank() == 0) std::forward<Fn>(fn)(std::forward<Args>(args)...);
     g.sync();
 }
 template <typename Group, typename Fn, typename... Args>
-auto invoke_one_broadcast(const Group& g, Fn&& fn, Args&&... args)
+SIMT_NO_COVERAGE auto invoke_one_broadcast(const Group& g, Fn&& fn, Args&&... args)
     -> details::remove_qual<decltype(std::forward<Fn>(fn)(std::forward<Args>(args)...))> {
     using R = details::remove_qual<decltype(std::forward<Fn>(fn)(std::forward<Args>(args)...))>;
     R result{};

@@ -8,28 +8,28 @@
 namespace cooperative_groups {
 
 template <typename TyGroup, typename TyVal, typename TyFn>
-auto inclusive_scan(const TyGroup& group, TyVal&& val, TyFn&& op, const char* simt_file = __builtin_FILE(),
+SIMT_NO_COVERAGE auto inclusive_scan(const TyGroup& group, TyVal&& val, TyFn&& op, const char* simt_file = __builtin_FILE(),
                     int simt_line = __builtin_LINE()) -> decltype(op(val, val)) {
     details::check_group<TyGroup>();
     return details::scan_inclusive(group, val, op, simt_file, simt_line);
 }
 
 template <typename TyGroup, typename TyVal>
-details::remove_qual<TyVal> inclusive_scan(const TyGroup& group, TyVal&& val, const char* simt_file = __builtin_FILE(),
+SIMT_NO_COVERAGE details::remove_qual<TyVal> inclusive_scan(const TyGroup& group, TyVal&& val, const char* simt_file = __builtin_FILE(),
                                            int simt_line = __builtin_LINE()) {
     details::check_group<TyGroup>();
     return details::scan_inclusive(group, val, plus<details::remove_qual<TyVal>>(), simt_file, simt_line);
 }
 
 template <typename TyGroup, typename TyVal, typename TyFn>
-auto exclusive_scan(const TyGroup& group, TyVal&& val, TyFn&& op, const char* simt_file = __builtin_FILE(),
+SIMT_NO_COVERAGE auto exclusive_scan(const TyGroup& group, TyVal&& val, TyFn&& op, const char* simt_file = __builtin_FILE(),
                     int simt_line = __builtin_LINE()) -> decltype(op(val, val)) {
     details::check_group<TyGroup>();
     return details::scan_exclusive(group, val, op, simt_file, simt_line);
 }
 
 template <typename TyGroup, typename TyVal>
-details::remove_qual<TyVal> exclusive_scan(const TyGroup& group, TyVal&& val, const char* simt_file = __builtin_FILE(),
+SIMT_NO_COVERAGE details::remove_qual<TyVal> exclusive_scan(const TyGroup& group, TyVal&& val, const char* simt_file = __builtin_FILE(),
                                            int simt_line = __builtin_LINE()) {
     details::check_group<TyGroup>();
     return details::scan_exclusive(group, val, plus<details::remove_qual<TyVal>>(), simt_file, simt_line);

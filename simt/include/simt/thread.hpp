@@ -55,13 +55,13 @@ namespace simt {
 enum class BlockVote { Count, And, Or };
 int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line);
 }
-inline int __syncthreads_count(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_count(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
     return ::simt::syncthreads_vote(::simt::BlockVote::Count, predicate, simt_file, simt_line);
 }
-inline int __syncthreads_and(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_and(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
     return ::simt::syncthreads_vote(::simt::BlockVote::And, predicate, simt_file, simt_line);
 }
-inline int __syncthreads_or(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_or(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
     return ::simt::syncthreads_vote(::simt::BlockVote::Or, predicate, simt_file, simt_line);
 }
 
@@ -133,7 +133,7 @@ struct identity {
 // and not instrumented: hinted_access is the access's check.
 #define SIMT_HINTED_LOAD(name, coherent)                                                                  \
     template <typename T>                                                                                 \
-    __attribute__((noinline, no_sanitize_thread)) T name(const T* address) {                              \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) T name(const T* address) {                              \
         static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
                                               "integer types but bool, float, double and their 2- and "   \
                                               "4-element vector types)");                                 \
@@ -144,7 +144,7 @@ struct identity {
     }
 #define SIMT_HINTED_STORE(name, coherent)                                                                 \
     template <typename T>                                                                                 \
-    __attribute__((noinline, no_sanitize_thread)) void name(T* address,                                   \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) void name(T* address,                \
                                                             typename ::simt::identity<T>::type value) {   \
         static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
                                               "integer types but bool, float, double and their 2- and "   \

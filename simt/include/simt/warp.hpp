@@ -11,6 +11,11 @@
 #include <ctime>
 #include <type_traits>
 
+// The shim's own device code is left out of the basic-block traces (SIMT
+// divergence, the watchdog): its branches are the emulator's, not the
+// kernel's, and a GPU runs these as single instructions or predicated code.
+#define SIMT_NO_COVERAGE __attribute__((no_sanitize_coverage))
+
 namespace simt {
 
 // Every lane named in `mask` deposits a value and waits for the others; the
@@ -47,7 +52,7 @@ enum class Shuffle { Idx, Up, Down, Xor };
 // reads only within itself (up: not below it; down and xor: not above it;
 // idx: lane b modulo width of its own segment, so -1 is the segment's last
 // lane), and a lane whose source falls outside reads its own value.
-constexpr unsigned shuffle_source(Shuffle mode, unsigned lane, unsigned b, int width) {
+SIMT_NO_COVERAGE constexpr unsigned shuffle_source(Shuffle mode, unsigned lane, unsigned b, int width) {
     const unsigned segment = static_cast<unsigned>(32 - width) & 31u;  // c[12:8]: the bits that pick the segment
     const unsigned cval = mode == Shuffle::Up ? 0u : 31u;
     const unsigned max_lane = (lane & segment) | (cval & ~segment & 31u);
@@ -68,7 +73,7 @@ constexpr unsigned shuffle_source(Shuffle mode, unsigned lane, unsigned b, int w
 // value (CUDA leaves it undefined). Not instrumented: it reads the runtime's
 // deposit buffer, not kernel data.
 template <typename T>
-__attribute__((no_sanitize_thread)) T shuffle(Shuffle mode, unsigned mask, T var, unsigned b, int width,
+__attribute__((no_sanitize_thread)) SIMT_NO_COVERAGE T shuffle(Shuffle mode, unsigned mask, T var, unsigned b, int width,
                                               const char* file, int line) {
     static_assert(std::is_trivially_copyable_v<T>, "simt: a shuffled value must be trivially copyable");
     const unsigned src = shuffle_source(mode, lane_id(), b, width);
@@ -87,7 +92,7 @@ __attribute__((no_sanitize_thread)) T shuffle(Shuffle mode, unsigned mask, T var
     return out;
 }
 
-__attribute__((no_sanitize_thread)) inline unsigned ballot_at(const char* file, int line, unsigned mask,
+__attribute__((no_sanitize_thread)) SIMT_NO_COVERAGE inline unsigned ballot_at(const char* file, int line, unsigned mask,
                                                               int predicate) {
     const unsigned long long* all = warp_exchange(mask, predicate != 0 ? 1u : 0u, file, line);
     unsigned bits = 0;
@@ -98,7 +103,7 @@ __attribute__((no_sanitize_thread)) inline unsigned ballot_at(const char* file, 
 
 // The lanes of `mask` whose value has the same bits as the caller's.
 template <typename T>
-__attribute__((no_sanitize_thread)) unsigned match_at(const char* file, int line, unsigned mask, T value,
+__attribute__((no_sanitize_thread)) SIMT_NO_COVERAGE unsigned match_at(const char* file, int line, unsigned mask, T value,
                                                       int* all_equal) {
     const unsigned long long mine = to_bits(value);
     const unsigned long long* all = warp_exchange(mask, mine, file, line);
@@ -112,7 +117,7 @@ __attribute__((no_sanitize_thread)) unsigned match_at(const char* file, int line
 enum class Reduce { Add, Min, Max, And, Or, Xor };
 
 template <typename T>
-__attribute__((no_sanitize_thread)) T reduce_at(const char* file, int line, Reduce op, unsigned mask, T value) {
+__attribute__((no_sanitize_thread)) SIMT_NO_COVERAGE T reduce_at(const char* file, int line, Reduce op, unsigned mask, T value) {
     const unsigned long long* all = warp_exchange(mask, to_bits(value), file, line);
     bool first = true;
     T r{};
@@ -137,24 +142,24 @@ __attribute__((no_sanitize_thread)) T reduce_at(const char* file, int line, Redu
 
 #define SIMT_AT const char *simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()
 
-inline void __syncwarp(unsigned mask = 0xffffffffu, SIMT_AT) {
+SIMT_NO_COVERAGE inline void __syncwarp(unsigned mask = 0xffffffffu, SIMT_AT) {
     ::simt::warp_exchange(mask, 0, simt_file, simt_line, true);
 }
 
 // ---- shuffles, with CUDA's overloads (8-byte ones in one rendezvous here,
 // two 4-byte shuffles on a GPU: the same values either way)
 #define SIMT_SHUFFLES(T)                                                                                          \
-    inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, SIMT_AT) {                           \
+    SIMT_NO_COVERAGE inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, SIMT_AT) {                           \
         return ::simt::shuffle(::simt::Shuffle::Idx, mask, var, static_cast<unsigned>(srcLane), width, simt_file, \
                                simt_line);                                                                        \
     }                                                                                                             \
-    inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, SIMT_AT) {                      \
+    SIMT_NO_COVERAGE inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, SIMT_AT) {                      \
         return ::simt::shuffle(::simt::Shuffle::Up, mask, var, delta, width, simt_file, simt_line);               \
     }                                                                                                             \
-    inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, SIMT_AT) {                    \
+    SIMT_NO_COVERAGE inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, SIMT_AT) {                    \
         return ::simt::shuffle(::simt::Shuffle::Down, mask, var, delta, width, simt_file, simt_line);             \
     }                                                                                                             \
-    inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, SIMT_AT) {                       \
+    SIMT_NO_COVERAGE inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, SIMT_AT) {                       \
         return ::simt::shuffle(::simt::Shuffle::Xor, mask, var, static_cast<unsigned>(laneMask), width, simt_file, \
                                simt_line);                                                                        \
     }
@@ -169,27 +174,27 @@ SIMT_SHUFFLES(double)
 #undef SIMT_SHUFFLES
 
 // ---- votes
-inline unsigned __ballot_sync(unsigned mask, int predicate, SIMT_AT) {
+SIMT_NO_COVERAGE inline unsigned __ballot_sync(unsigned mask, int predicate, SIMT_AT) {
     return ::simt::ballot_at(simt_file, simt_line, mask, predicate);
 }
-inline int __any_sync(unsigned mask, int predicate, SIMT_AT) {
+SIMT_NO_COVERAGE inline int __any_sync(unsigned mask, int predicate, SIMT_AT) {
     return ::simt::ballot_at(simt_file, simt_line, mask, predicate) != 0u;
 }
-inline int __all_sync(unsigned mask, int predicate, SIMT_AT) {
+SIMT_NO_COVERAGE inline int __all_sync(unsigned mask, int predicate, SIMT_AT) {
     return ::simt::ballot_at(simt_file, simt_line, mask, predicate) == mask;
 }
-inline int __uni_sync(unsigned mask, int predicate, SIMT_AT) {
+SIMT_NO_COVERAGE inline int __uni_sync(unsigned mask, int predicate, SIMT_AT) {
     const unsigned bits = ::simt::ballot_at(simt_file, simt_line, mask, predicate);
     return bits == 0u || bits == mask;
 }
-inline unsigned __activemask(SIMT_AT) { return ::simt::active_mask(simt_file, simt_line); }
+SIMT_NO_COVERAGE inline unsigned __activemask(SIMT_AT) { return ::simt::active_mask(simt_file, simt_line); }
 
 // ---- matches: equal bits (so 0.0f and -0.0f differ, as on a GPU)
 #define SIMT_MATCHES(T)                                                                   \
-    inline unsigned __match_any_sync(unsigned mask, T value, SIMT_AT) {                  \
+    SIMT_NO_COVERAGE inline unsigned __match_any_sync(unsigned mask, T value, SIMT_AT) {                  \
         return ::simt::match_at(simt_file, simt_line, mask, value, nullptr);              \
     }                                                                                     \
-    inline unsigned __match_all_sync(unsigned mask, T value, int* pred, SIMT_AT) {       \
+    SIMT_NO_COVERAGE inline unsigned __match_all_sync(unsigned mask, T value, int* pred, SIMT_AT) {       \
         int all = 0;                                                                      \
         ::simt::match_at(simt_file, simt_line, mask, value, &all);                        \
         *pred = all;                                                                      \
@@ -208,7 +213,7 @@ SIMT_MATCHES(double)
 // ---- reductions (sm_80), with CUDA's overloads: add, min and max on int and
 // unsigned (add wraps), and, or and xor on unsigned
 #define SIMT_REDUCE(name, op, T)                                                  \
-    inline T name(unsigned mask, T value, SIMT_AT) {                              \
+    SIMT_NO_COVERAGE inline T name(unsigned mask, T value, SIMT_AT) {                              \
         return ::simt::reduce_at(simt_file, simt_line, ::simt::Reduce::op, mask, value); \
     }
 SIMT_REDUCE(__reduce_add_sync, Add, unsigned)

@@ -16,7 +16,7 @@ namespace cooperative_groups {
 
 template <typename Ty>
 struct plus {
-    Ty operator()(Ty arg1, Ty arg2) const {
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const {
         if constexpr (std::is_integral_v<Ty> && std::is_signed_v<Ty> && sizeof(Ty) >= sizeof(int)) {
             using U = std::make_unsigned_t<Ty>;  // wraps, as on a GPU (not C++'s undefined overflow)
             return static_cast<Ty>(static_cast<U>(arg1) + static_cast<U>(arg2));
@@ -27,23 +27,23 @@ struct plus {
 };
 template <typename Ty>
 struct less {
-    Ty operator()(Ty arg1, Ty arg2) const { return (arg2 < arg1) ? arg2 : arg1; }
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const { return (arg2 < arg1) ? arg2 : arg1; }
 };
 template <typename Ty>
 struct greater {
-    Ty operator()(Ty arg1, Ty arg2) const { return (arg1 < arg2) ? arg2 : arg1; }
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const { return (arg1 < arg2) ? arg2 : arg1; }
 };
 template <typename Ty>
 struct bit_and {
-    Ty operator()(Ty arg1, Ty arg2) const { return arg1 & arg2; }
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const { return arg1 & arg2; }
 };
 template <typename Ty>
 struct bit_or {
-    Ty operator()(Ty arg1, Ty arg2) const { return arg1 | arg2; }
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const { return arg1 | arg2; }
 };
 template <typename Ty>
 struct bit_xor {
-    Ty operator()(Ty arg1, Ty arg2) const { return arg1 ^ arg2; }
+    SIMT_NO_COVERAGE Ty operator()(Ty arg1, Ty arg2) const { return arg1 ^ arg2; }
 };
 
 namespace details {
@@ -57,7 +57,7 @@ template <typename G>
 inline constexpr bool is_coalesced = std::is_same_v<remove_qual<G>, coalesced_group>;
 
 template <typename G>
-constexpr void check_group() {
+SIMT_NO_COVERAGE constexpr void check_group() {
     static_assert(tile_size<remove_qual<G>>::value != 0 || is_coalesced<G>,
                   "This group does not exclusively represent a tile");
 }
@@ -83,13 +83,13 @@ SIMT_REDUX_OP(cooperative_groups::bit_xor, Xor)
 #undef SIMT_REDUX_OP
 
 template <typename T, typename Op>
-T redux(unsigned mask, T val, const char* file, int line) {
+SIMT_NO_COVERAGE T redux(unsigned mask, T val, const char* file, int line) {
     using W = std::conditional_t<std::is_unsigned_v<T>, unsigned, int>;
     return static_cast<T>(::simt::reduce_at<W>(file, line, redux_op<Op, T>::reduce, mask, static_cast<W>(val)));
 }
 
 template <typename G, typename V, typename Op>
-auto scan_contiguous(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
+SIMT_NO_COVERAGE auto scan_contiguous(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
     auto out = val;
     for (unsigned m = 1; m < g.size(); m <<= 1) {
         auto tmp = g.shfl_up(out, m, file, line);
@@ -101,7 +101,7 @@ auto scan_contiguous(const G& g, V&& val, Op&& op, const char* file, int line) -
 // A coalesced group of fewer than 32 lanes: the same steps over its ranks,
 // each reading the lane of rank - i.
 template <typename V, typename Op>
-auto scan_ranks(const coalesced_group& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
+SIMT_NO_COVERAGE auto scan_ranks(const coalesced_group& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
     using R = remove_qual<V>;
     const unsigned mask = access::data(g).mask, n = g.size(), rank = g.thread_rank();
     auto out = val;
@@ -115,14 +115,14 @@ auto scan_ranks(const coalesced_group& g, V&& val, Op&& op, const char* file, in
 }
 
 template <typename G, typename V, typename Op>
-auto scan_inclusive(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
+SIMT_NO_COVERAGE auto scan_inclusive(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
     if constexpr (is_coalesced<G>)
         if (g.size() != 32) return details::scan_ranks(g, val, op, file, line);
     return details::scan_contiguous(g, val, op, file, line);
 }
 
 template <typename G, typename V, typename Op>
-auto scan_exclusive(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
+SIMT_NO_COVERAGE auto scan_exclusive(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
     using R = remove_qual<V>;
     auto result = details::scan_inclusive(g, val, op, file, line);
     if constexpr (std::is_same_v<remove_qual<Op>, cooperative_groups::plus<R>> && std::is_integral_v<R>) {
@@ -135,7 +135,7 @@ auto scan_exclusive(const G& g, V&& val, Op&& op, const char* file, int line) ->
 }
 
 template <typename G, typename V, typename Op>
-auto reduce_group(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
+SIMT_NO_COVERAGE auto reduce_group(const G& g, V&& val, Op&& op, const char* file, int line) -> decltype(op(val, val)) {
     using R = remove_qual<V>;
     using O = remove_qual<Op>;
     constexpr unsigned size = tile_size<remove_qual<G>>::value;  // 0: a coalesced group
