@@ -199,6 +199,8 @@ struct BlockRun {
     // The last block vote: how many of the threads that waited had a true
     // predicate, and how many waited.
     unsigned vote_true = 0, vote_waiting = 0;
+    bool votes = false;  // a thread waits at a block vote or a grid sync: count them
+    unsigned at_warp_functions = 0;  // threads waiting at a warp function or an __activemask()
     // Its threads wait at a grid sync (a cooperative launch), and whether the
     // grid has released it.
     bool at_grid = false, grid_released = false;
@@ -396,22 +398,23 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
 // that met there (one group per call site): the lanes that reached it before
 // waiting anywhere else. Returns whether any lane can run again.
 bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    if (g_block->at_warp_functions == 0) return false;
     bool released = false;
     for (std::size_t first = 0; first < lanes.size(); first += 32) {
         const std::size_t last = std::min(lanes.size(), first + 32);
-        bool running = false, at_active_mask = false, waiting_any = false;
+        bool running = false, at_active_mask = false, waiting_any = false, spinning = false;
         for (std::size_t t = first; t < last; ++t) {
             const Status st = lanes[t].status;
             running = running || st == Status::Running;
             at_active_mask = at_active_mask || st == Status::AtActiveMask;
             waiting_any = waiting_any || st == Status::AtWarpSync;
+            spinning = spinning || st == Status::Spinning;
         }
+        if (!waiting_any && !at_active_mask) continue;
         Warp& warp = (*g_warps)[first / 32];
         bool released_here = false;
         unsigned synced = 0;
-        const bool may_run = running || at_active_mask ||
-                             std::any_of(lanes.begin() + first, lanes.begin() + last,
-                                         [](const Lane& l) { return l.status == Status::Spinning; });
+        const bool may_run = running || at_active_mask || spinning;
         for (int lenient = 0; waiting_any && lenient < 2 && !released_here; ++lenient) {
             if (lenient && may_run) break;
             unsigned done = 0;  // lanes whose mask was looked at in this pass
@@ -448,6 +451,7 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                         warp.results[t - first] = lanes[t].deposit;
                         orders_memory = orders_memory || lanes[t].warp_orders_memory;
                         lanes[t].status = Status::Running;
+                        --g_block->at_warp_functions;
                     }
                 if (orders_memory) synced |= met;
                 released = released_here = true;
@@ -478,6 +482,7 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
             if (group >> (u - first) & 1u) {
                 lanes[u].warp_mask = group;
                 lanes[u].status = Status::Running;
+                --g_block->at_warp_functions;
             }
         released = true;
     }
@@ -488,6 +493,8 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
                  detail::LaunchState& launch) {
     b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
     b.interval_in_block = 0;
+    b.at_warp_functions = 0;
+    b.votes = b.at_grid = b.grid_released = false;
     restart_watch(b);
     for (auto& lane : b.lanes) {
         lane.status = Status::Running;
@@ -585,13 +592,17 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
         // Every thread waits at a barrier or has exited: the block votes'
         // count, and a grid sync waits for the grid.
         bool grid = false;
-        b.vote_true = b.vote_waiting = 0;
-        for (const auto& lane : lanes)
-            if (lane.status == Status::AtBarrier) {
-                grid = grid || lane.grid_sync;
-                ++b.vote_waiting;
-                b.vote_true += lane.barrier_vote != 0;
-            }
+        if (b.votes) {  // a thread waits at a block vote or a grid sync
+            b.votes = false;
+            b.vote_true = b.vote_waiting = 0;
+            for (const auto& lane : lanes)
+                if (lane.status == Status::AtBarrier) {
+                    grid = grid || lane.grid_sync;
+                    ++b.vote_waiting;
+                    b.vote_true += lane.barrier_vote != 0;
+                }
+            b.votes = grid;  // counted again when the grid releases it
+        }
         if (grid && !b.grid_released) {
             b.at_grid = true;
             return Outcome::GridWait;
@@ -719,6 +730,7 @@ void wait_at_barrier(const char* file, int line, int vote, bool grid) {
     lane.barrier_line = line;
     lane.barrier_vote = vote;
     lane.grid_sync = grid;
+    if (vote || grid) g_block->votes = true;
     lane.sink = std::move(lane.sink).resume();
 }
 }  // namespace
@@ -726,6 +738,7 @@ void wait_at_barrier(const char* file, int line, int vote, bool grid) {
 void syncthreads(const char* file, int line) { wait_at_barrier(file, line, 0, false); }
 
 int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line) {
+    g_block->votes = true;  // even when no thread's predicate holds
     wait_at_barrier(file, line, predicate != 0, false);
     const BlockRun& b = *g_block;  // released: the votes of the threads that waited
     if (vote == BlockVote::Count) return static_cast<int>(b.vote_true);
@@ -763,6 +776,7 @@ void group_error(const char* what, const char* file, int line) {
 unsigned active_mask(const char* file, int line) {
     Lane& lane = *g_lane;
     lane.status = Status::AtActiveMask;
+    ++g_block->at_warp_functions;
     lane.barrier_file = file;
     lane.barrier_line = line;
     lane.sink = std::move(lane.sink).resume();
@@ -852,6 +866,7 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
     Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
     lane.deposit = deposit;
     lane.status = Status::AtWarpSync;
+    ++g_block->at_warp_functions;
     lane.warp_mask = mask;
     lane.warp_orders_memory = orders_memory;
     lane.barrier_file = file;
