@@ -15,12 +15,6 @@
 #include <type_traits>
 #include <utility>
 
-namespace simt {
-// A cooperative-groups call CUDA traps on (an invalid tile size): reported,
-// and the launch stopped (runtime.cpp).
-[[noreturn]] void group_error(const char* what, const char* file, int line);
-}  // namespace simt
-
 #define SIMT_CG_AT const char *simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()
 
 namespace cooperative_groups {

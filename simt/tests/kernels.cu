@@ -597,3 +597,15 @@ cudaError_t launch_nanosleep_wait(unsigned* d_tickets, unsigned* d_flags, unsign
     nanosleep_wait<<<blocks, 32>>>(d_tickets, d_flags);
     return cudaGetLastError();
 }
+
+// A dynamic tile of 3 threads, which CUDA's cooperative groups trap on.
+__global__ void bad_tile(unsigned* out) {
+    namespace cg = cooperative_groups;
+    const cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), 3);  // line 604
+    out[threadIdx.x] = static_cast<unsigned>(tile.size());
+}
+
+cudaError_t launch_bad_tile(unsigned* d_out) {
+    bad_tile<<<1, 32>>>(d_out);  // line 609
+    return cudaGetLastError();
+}

@@ -1060,3 +1060,14 @@ TEST_CASE("rewriter: cudaLaunchKernel's kernel loses its void* cast and names th
     CHECK(out.find("cudaLaunchKernel(::simt::ApiLaunchSite{{\"scan\", __FILE__, __LINE__}}, scan, dim3(2), dim3(32), a);") !=
           std::string::npos);
 }
+
+TEST_CASE("cooperative groups: a dynamic tile size CUDA traps on stops the launch") {
+    DeviceArray<unsigned> out(32);
+    simt::take_findings();
+    REQUIRE(launch_bad_tile(out.ptr) == cudaSuccess);
+    const auto found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "cooperative groups error in kernel bad_tile: block (0,0,0): thread 0 called tiled_partition(g, n) "
+                      "with n not a power of two from 1 to 32 at kernels.cu:604, which CUDA's cooperative groups trap "
+                      "on (the kernel fails on a GPU): the launch stopped there; launched at kernels.cu:609");
+}

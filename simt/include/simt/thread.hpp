@@ -70,6 +70,9 @@ __attribute__((no_sanitize_coverage)) inline int __syncthreads_or(int predicate,
 namespace simt {
 bool grid_is_cooperative();
 void grid_sync(const char* file, int line);
+// A cooperative-groups call CUDA traps on (an invalid tile size): reported,
+// and the launch stopped.
+[[noreturn]] void group_error(const char* what, const char* file, int line);
 }
 
 // ---- the cache-hinted loads and stores (__ldg through the read-only path,
