@@ -685,7 +685,7 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
             at[{0, lane.last_pc ? detail::source_line(lane.last_pc) : "?"}].push_back(t);
         else if (lane.status == Status::AtBarrier)
             at[{1, "the __syncthreads() at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
-        else if (lane.status == Status::AtWarpSync)
+        else if (lane.status == Status::AtWarpSync || lane.status == Status::AtActiveMask)
             at[{1, "a warp function at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
         else
             at[{2, detail::source_line(lane.poll_pc)}].push_back(t);
