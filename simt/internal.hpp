@@ -31,6 +31,7 @@ struct LaunchReports {
 struct LaunchState {
     LaunchSite site{};
     dim3 grid, block;
+    bool cooperative = false;  // cudaLaunchCooperativeKernel: grid syncs allowed
     uint3 block_idx{};
     unsigned long long block_serial = 0;  // blocks started in this launch, minus one
     unsigned long long block_linear = 0;  // the running block's blockIdx, x fastest

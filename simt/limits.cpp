@@ -85,12 +85,6 @@ const Word kWords[] = {
     {"cudaMemPoolExport", "memory pools", true},
     {"cudaMemPoolImport", "memory pools", true},
     {"cudaDeviceSetMemPool", "memory pools"},
-    // Not yet served by the emulator's runtime (issue 30 adds them).
-    {"cudaLaunchKernel", "launches through the runtime API"},
-    {"cudaLaunchCooperativeKernel", "cooperative launches"},
-    {"__match_any_sync", "warp match functions"},
-    {"__match_all_sync", "warp match functions"},
-    {"__reduce_", "warp reduce functions", true},
 };
 
 // Namespaces whose every use is a limit: `cub::DeviceScan`.

@@ -569,6 +569,33 @@ void library_access(const void* addr, std::size_t size, bool write, const void* 
 
 }  // namespace simt::detail
 
+// A cache-hinted load or store (thread.hpp) by the running thread. Those
+// coherent at L2 (__ldcg, __ldcv, __stcg, __stwt) count as volatile accesses
+// (checked as atomic on device memory, a load as a spin-wait's poll, a store
+// as a publication to other blocks), the others as plain ones; an address in
+// a __shared__ array or the thread's own stack, which the global-only
+// instructions cannot reach, stops the launch.
+void simt::hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
+                         const void* pc) {
+    using namespace simt::detail;
+    if (!in_kernel()) return;
+    const auto* p = static_cast<const unsigned char*>(address);
+    const SharedArray* a = shared_array_at(p);
+    if (a != nullptr || on_fiber_stack(p)) {
+        report("invalid address space", [&] {
+            return access_by_thread(write, size) + (a ? " of " + element_name(*a, static_cast<std::size_t>(p - a->base))
+                                                      : std::string(" of a local variable")) +
+                   " with " + name + " at " + source_line(pc) + ": " + name +
+                   " addresses global memory only (a __shared__ array or a local variable is not there), and on a "
+                   "GPU this access faults: the launch stopped there, before the access";
+        });
+        stop_launch();
+    }
+    if (write) on_access(address, size, true, pc, false, coherent);
+    else if (coherent) volatile_read(address, size, pc);
+    else on_access(address, size, false, pc);
+}
+
 void simt::misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc) {
     using namespace simt::detail;
     if (!in_kernel()) return;  // the lab's host code: nothing faults there

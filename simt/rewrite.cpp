@@ -552,10 +552,69 @@ std::string c_string(const std::string& s) {
     return out;
 }
 
+// `cudaLaunchKernel(` and `cudaLaunchCooperativeKernel(` get a first argument
+// that names the launch for the reports (its kernel as written, file, line),
+// and a cast of the kernel to `void*` before it, as CUDA's samples write it
+// (`(void*)kernel`, `reinterpret_cast<void*>(kernel)`), is dropped: the
+// shim's launch is a template over the kernel's parameter types
+// (launch.hpp), which reads the arguments from `args` as those types.
+std::string rewrite_api_launches(const std::string& s, const std::vector<bool>& code) {
+    std::string out;
+    std::size_t copied = 0;
+    for (std::size_t pos = 0; pos < s.size(); ++pos) {
+        std::size_t length = 0;
+        for (const char* name : {"cudaLaunchCooperativeKernel", "cudaLaunchKernel"})
+            if (s.compare(pos, std::strlen(name), name) == 0 && word_at(s, code, pos, std::strlen(name))) {
+                length = std::strlen(name);
+                break;
+            }
+        if (length == 0) continue;
+        const std::size_t open = skip_space(s, pos + length);
+        if (open >= s.size() || s[open] != '(') continue;
+        // The first argument: up to the first comma outside brackets.
+        std::size_t end = open + 1;
+        for (int depth = 0; end < s.size(); ++end) {
+            const char c = s[end];
+            if (!code[end]) continue;
+            // A kernel expression: its <...> are template arguments (kernel<float, 256>).
+            if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+            else if ((c == ')' || c == ']' || c == '}' || (c == '>' && s[end - 1] != '-')) && depth-- == 0) break;
+            else if (c == ',' && depth == 0) break;
+        }
+        if (end >= s.size() || s[end] != ',') continue;
+        std::string kernel = s.substr(open + 1, end - open - 1);
+        // Drop `(void*)`, `(const void *)`, `reinterpret_cast<void*>` and the like.
+        const auto words = [](const std::string& t) {
+            std::string w;
+            for (char c : t)
+                if (!std::isspace(static_cast<unsigned char>(c))) w += c;
+            return w;
+        };
+        std::size_t at = skip_space(kernel, 0);
+        if (kernel.compare(at, 16, "reinterpret_cast") == 0) {
+            const std::size_t close = kernel.find('>', at);
+            const std::string type = close == std::string::npos ? "" : words(kernel.substr(at + 17, close - at - 17));
+            if (type == "void*" || type == "constvoid*" || type == "voidconst*") kernel = newlines_in(kernel, at, close) + kernel.substr(close + 1);
+        } else if (at < kernel.size() && kernel[at] == '(') {
+            const std::size_t close = kernel.find(')', at);
+            const std::string type = close == std::string::npos ? "" : words(kernel.substr(at + 1, close - at - 1));
+            if (type == "void*" || type == "constvoid*" || type == "voidconst*") kernel = newlines_in(kernel, at, close) + kernel.substr(close + 1);
+        }
+        std::string name = words(kernel);
+        while (name.size() > 2 && name.front() == '(' && name.back() == ')') name = name.substr(1, name.size() - 2);
+        out += s.substr(copied, open + 1 - copied) + "::simt::ApiLaunchSite{{\"" + c_string(name) +
+               "\", __FILE__, __LINE__}}, " + kernel;
+        copied = end;
+        pos = end;
+    }
+    return out + s.substr(copied);
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
     std::string s = rewrite_noinline(source, code_mask(source));
+    s = rewrite_api_launches(s, code_mask(s));
     s = rewrite_casts(s, code_mask(s));
     s = rewrite_extern_shared(s, code_mask(s), path);
     s = register_shared(s, code_mask(s));

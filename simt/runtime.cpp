@@ -108,23 +108,34 @@ constexpr std::size_t kFiberStack = 64 * 1024;
 // Spinning: the thread polled one word (an atomic that changed nothing, a
 // volatile load) kSpinPolls times in a row and saw the same value each time;
 // it waits for another thread or block to change it.
-enum class Status { Running, AtBarrier, AtWarpSync, Spinning, Exited };
+// AtActiveMask: at an __activemask() (or coalesced_threads()), until the
+// lanes of its warp that reach that call site have (release_warp_rounds).
+enum class Status { Running, AtBarrier, AtWarpSync, AtActiveMask, Spinning, Exited };
 constexpr unsigned kSpinPolls = 64;
 // Blocks a launch keeps started at once (a GPU holds far more): a block that
 // spins lets another run, and a new one start while fewer are started.
 constexpr std::size_t kResidentBlocks = 4;
+// A cooperative launch starts every block that asks for it (each must be
+// resident at once on a GPU) up to what an H100 holds: 132 SMs, each at most
+// 32 blocks, 64 warps and 228 KiB of shared memory (1 KiB of it reserved per
+// block).
+constexpr unsigned long long kSMs = 132, kBlocksPerSM = 32, kWarpsPerSM = 64;
+constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 
 struct Lane {
     ThreadIndex index;
     Status status = Status::Running;
     const char* barrier_file = nullptr;
     int barrier_line = 0;
+    int barrier_vote = 0;     // its predicate at a __syncthreads_count/_and/_or (0 at a __syncthreads)
+    bool grid_sync = false;   // the barrier it waits at is a grid group's sync()
     ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
     ctx::fiber sink;   // the scheduler, resumed by the GPU thread
     std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
-    // At a warp function: its mask and the round it joined.
+    // At a warp function: its mask and what it deposits (at an
+    // __activemask(), the group it met, once released).
     unsigned warp_mask = 0;
-    unsigned warp_round = 0;
+    unsigned long long deposit = 0;
     bool warp_orders_memory = false;  // at a __syncwarp
     // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
     const unsigned char* stack_low = nullptr;
@@ -159,12 +170,12 @@ struct RecordingStack {
     void deallocate(ctx::stack_context& sc) noexcept { pool.deallocate(sc); }
 };
 
-// A warp's rendezvous for warp functions. Deposits are double-buffered by
-// round: a lane that finished round r may deposit for r + 1 while a slower
-// lane still reads round r, and round r + 2 cannot start before it has.
+// A warp's rendezvous for warp functions: when the lanes that wait with one
+// mask are released, their deposits are copied here by lane, and each reads
+// them as it is resumed, in the scheduler's next pass, before any lane can
+// wait again.
 struct Warp {
-    unsigned round = 0;
-    unsigned long long deposits[2][32] = {};
+    unsigned long long results[32] = {};
     detail::WarpSyncs syncs;  // its completed __syncwarp rendezvous, for the race checks
 };
 
@@ -189,6 +200,14 @@ struct BlockRun {
     int barrier_line = 0;
     bool sampling = false;
     std::uint64_t sample_left = 0;
+    // The last block vote: how many of the threads that waited had a true
+    // predicate, and how many waited.
+    unsigned vote_true = 0, vote_waiting = 0;
+    bool votes = false;  // a thread waits at a block vote or a grid sync: count them
+    unsigned at_warp_functions = 0;  // threads waiting at a warp function or an __activemask()
+    // Its threads wait at a grid sync (a cooperative launch), and whether the
+    // grid has released it.
+    bool at_grid = false, grid_released = false;
 };
 
 thread_local Lane* g_lane = nullptr;  // the lane whose fiber is running
@@ -371,49 +390,104 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     return true;
 }
 
-// Completes the warp-function rounds whose lanes have all arrived; a lane of
-// the mask that is gone or waits elsewhere is a finding, and the round
-// completes without it. Returns whether any lane can run again.
+// Completes the warp functions whose lanes have all arrived: the lanes that
+// wait with one mask (one call, as CUDA requires of the lanes it names) are
+// released when every lane of the mask waits with it; a lane of the mask
+// that may still come (running, spinning, at an __activemask(), or waiting
+// with another mask, which it may leave) holds them. When no lane of the
+// warp can run or come, the lanes of a mask whose other lanes are gone or
+// wait elsewhere are released with a finding. Then, in a warp none of whose
+// lanes can run on and that released none (whose lanes might still reach
+// it), the lanes at an __activemask() call site are released with the group
+// that met there (one group per call site): the lanes that reached it before
+// waiting anywhere else. Returns whether any lane can run again.
 bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    if (g_block->at_warp_functions == 0) return false;
     bool released = false;
     for (std::size_t first = 0; first < lanes.size(); first += 32) {
         const std::size_t last = std::min(lanes.size(), first + 32);
-        unsigned mask = 0, met = 0;
-        bool orders_memory = false;
-        const Lane* site = nullptr;
-        for (std::size_t t = first; t < last; ++t)
-            if (lanes[t].status == Status::AtWarpSync) {
-                mask |= lanes[t].warp_mask;
-                met |= 1u << (t - first);
-                orders_memory = orders_memory || lanes[t].warp_orders_memory;
-                if (site == nullptr) site = &lanes[t];
-            }
-        if (site == nullptr) continue;
-        std::vector<unsigned> missing, waiting;
-        bool spinning = false;  // a lane of the mask may still come
+        bool running = false, at_active_mask = false, waiting_any = false, spinning = false;
         for (std::size_t t = first; t < last; ++t) {
-            const bool in_mask = mask >> (t - first) & 1u;
-            if (lanes[t].status == Status::AtWarpSync) waiting.push_back(static_cast<unsigned>(t));
-            else if (in_mask) missing.push_back(static_cast<unsigned>(t));
-            spinning = spinning || (in_mask && (lanes[t].status == Status::Spinning ||
-                                                lanes[t].status == Status::Running));  // stopped by the watchdog's sampling
+            const Status st = lanes[t].status;
+            running = running || st == Status::Running;
+            at_active_mask = at_active_mask || st == Status::AtActiveMask;
+            waiting_any = waiting_any || st == Status::AtWarpSync;
+            spinning = spinning || st == Status::Spinning;
         }
-        if (spinning) continue;
-        if (!missing.empty())
-            launch.reports.add("warp divergence", launch.block_serial,
-                               detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
-                                   " waited at a warp function at " +
-                                   detail::where(site->barrier_file, site->barrier_line) + " while " +
-                                   thread_list(missing) +
-                                   ", named in its mask, did not arrive (exited, or waiting at another barrier)");
+        if (!waiting_any && !at_active_mask) continue;
         Warp& warp = (*g_warps)[first / 32];
-        ++warp.round;
-        if (orders_memory) {
-            warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), met};
+        bool released_here = false;
+        unsigned synced = 0;
+        const bool may_run = running || at_active_mask || spinning;
+        for (int lenient = 0; waiting_any && lenient < 2 && !released_here; ++lenient) {
+            if (lenient && may_run) break;
+            unsigned done = 0;  // lanes whose mask was looked at in this pass
+            for (std::size_t s = first; s < last; ++s) {
+                if (lanes[s].status != Status::AtWarpSync || (done >> (s - first) & 1u)) continue;
+                const unsigned mask = lanes[s].warp_mask;
+                unsigned met = 0;
+                for (std::size_t t = s; t < last; ++t)
+                    if (lanes[t].status == Status::AtWarpSync && lanes[t].warp_mask == mask) met |= 1u << (t - first);
+                done |= met;
+                std::vector<unsigned> missing, waiting;
+                bool may_come = false;
+                for (std::size_t t = first; t < last; ++t) {
+                    const unsigned bit = 1u << (t - first);
+                    if (met & bit) waiting.push_back(static_cast<unsigned>(t));
+                    else if (mask & bit) {
+                        missing.push_back(static_cast<unsigned>(t));
+                        const Status st = lanes[t].status;
+                        may_come = may_come || st == Status::Spinning || st == Status::Running ||  // stopped by the watchdog's sampling
+                                   st == Status::AtActiveMask || (!lenient && st == Status::AtWarpSync);
+                    }
+                }
+                if (may_come) continue;
+                if (!missing.empty())
+                    launch.reports.add("warp divergence", launch.block_serial,
+                                       detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
+                                           " waited at a warp function at " +
+                                           detail::where(lanes[s].barrier_file, lanes[s].barrier_line) + " while " +
+                                           thread_list(missing) +
+                                           ", named in its mask, did not arrive (exited, or waiting at another barrier)");
+                bool orders_memory = false;
+                for (std::size_t t = first; t < last; ++t)
+                    if (met >> (t - first) & 1u) {
+                        warp.results[t - first] = lanes[t].deposit;
+                        orders_memory = orders_memory || lanes[t].warp_orders_memory;
+                        lanes[t].status = Status::Running;
+                        --g_block->at_warp_functions;
+                    }
+                if (orders_memory) synced |= met;
+                released = released_here = true;
+            }
+        }
+        if (synced != 0) {
+            warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), synced};
             detail::g_syncwarp_seen = true;
         }
-        for (std::size_t t = first; t < last; ++t)
-            if (lanes[t].status == Status::AtWarpSync) lanes[t].status = Status::Running;
+        if (!at_active_mask || running || released_here) continue;
+        // One call site at a time, the earliest in the file first: lanes
+        // released from an earlier call site in divergent code may reach a
+        // later one (as the warp reconverges on a GPU) before it is released.
+        const Lane* at = nullptr;
+        for (std::size_t t = first; t < last; ++t) {
+            const Lane& l = lanes[t];
+            if (l.status != Status::AtActiveMask) continue;
+            if (at == nullptr || std::make_pair(std::strcmp(l.barrier_file, at->barrier_file), l.barrier_line) <
+                                     std::make_pair(0, at->barrier_line))
+                at = &l;
+        }
+        unsigned group = 0;
+        for (std::size_t u = first; u < last; ++u)
+            if (lanes[u].status == Status::AtActiveMask && lanes[u].barrier_line == at->barrier_line &&
+                (lanes[u].barrier_file == at->barrier_file || std::strcmp(lanes[u].barrier_file, at->barrier_file) == 0))
+                group |= 1u << (u - first);
+        for (std::size_t u = first; u < last; ++u)
+            if (group >> (u - first) & 1u) {
+                lanes[u].warp_mask = group;
+                lanes[u].status = Status::Running;
+                --g_block->at_warp_functions;
+            }
         released = true;
     }
     return released;
@@ -423,6 +497,8 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
                  detail::LaunchState& launch) {
     b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
     b.interval_in_block = 0;
+    b.at_warp_functions = 0;
+    b.votes = b.at_grid = b.grid_released = false;
     restart_watch(b);
     for (auto& lane : b.lanes) {
         lane.status = Status::Running;
@@ -478,7 +554,9 @@ void abandon(std::vector<std::unique_ptr<BlockRun>>& started) {
 // Yielded: it published to other blocks (detail::g_published) and was put aside.
 // Runaway: its threads spent the watchdog's budget and then the sampling's.
 // Stopped: a thread was stopped before an access it must not make (reported).
-enum class Outcome { Done, Stalled, Yielded, Runaway, Stopped };
+// GridWait: its threads wait at a grid sync, until every block of the
+// (cooperative) grid does.
+enum class Outcome { Done, Stalled, Yielded, Runaway, Stopped, GridWait };
 
 // Runs a started block until every thread has exited, or until its threads
 // only spin on values that nothing in the block changes any more (Stalled:
@@ -515,6 +593,25 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
             for (auto& lane : lanes)
                 if (lane.status == Status::Spinning) lane.status = Status::Running;
         }
+        // Every thread waits at a barrier or has exited: the block votes'
+        // count, and a grid sync waits for the grid.
+        bool grid = false;
+        if (b.votes) {  // a thread waits at a block vote or a grid sync
+            b.votes = false;
+            b.vote_true = b.vote_waiting = 0;
+            for (const auto& lane : lanes)
+                if (lane.status == Status::AtBarrier) {
+                    grid = grid || lane.grid_sync;
+                    ++b.vote_waiting;
+                    b.vote_true += lane.barrier_vote != 0;
+                }
+            b.votes = grid;  // counted again when the grid releases it
+        }
+        if (grid && !b.grid_released) {
+            b.at_grid = true;
+            return Outcome::GridWait;
+        }
+        b.at_grid = b.grid_released = false;
         const unsigned interval = b.interval_in_block;
         detail::divergence_end_interval(interval);
         const Lane* waiting = nullptr;
@@ -604,7 +701,7 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
             at[{0, where_now(lane, file)}].push_back(t);
         else if (lane.status == Status::AtBarrier)
             at[{1, "the __syncthreads() at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
-        else if (lane.status == Status::AtWarpSync)
+        else if (lane.status == Status::AtWarpSync || lane.status == Status::AtActiveMask)
             at[{1, "a warp function at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
         else
             at[{2, detail::source_line(lane.poll_pc)}].push_back(t);
@@ -641,12 +738,65 @@ const ThreadIndex& current() {
     return g_lane->index;
 }
 
-void syncthreads(const char* file, int line) {
+namespace {
+void wait_at_barrier(const char* file, int line, int vote, bool grid) {
     Lane& lane = *g_lane;
     lane.status = Status::AtBarrier;
     lane.barrier_file = file;
     lane.barrier_line = line;
+    lane.barrier_vote = vote;
+    lane.grid_sync = grid;
+    if (vote || grid) g_block->votes = true;
     lane.sink = std::move(lane.sink).resume();
+}
+}  // namespace
+
+void syncthreads(const char* file, int line) { wait_at_barrier(file, line, 0, false); }
+
+int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line) {
+    g_block->votes = true;  // even when no thread's predicate holds
+    wait_at_barrier(file, line, predicate != 0, false);
+    const BlockRun& b = *g_block;  // released: the votes of the threads that waited
+    if (vote == BlockVote::Count) return static_cast<int>(b.vote_true);
+    if (vote == BlockVote::And) return b.vote_true == b.vote_waiting;
+    return b.vote_true != 0;
+}
+
+bool grid_is_cooperative() { return g_launch != nullptr && g_launch->cooperative; }
+
+void grid_sync(const char* file, int line) {
+    if (!g_launch->cooperative) {
+        g_launch->reports.add("grid sync outside a cooperative launch", g_launch->block_serial,
+                              detail::block_name(g_launch->block_idx) + ": thread " +
+                                  std::to_string(detail::current_thread()) + " called the grid group's sync() at " +
+                                  detail::where(file, line) +
+                                  " in a kernel launched with <<<>>> or cudaLaunchKernel: a grid-wide barrier needs every "
+                                  "block of the grid running at once, which only cudaLaunchCooperativeKernel guarantees "
+                                  "(on a GPU this_grid() is then not valid and its sync() traps or hangs); the launch "
+                                  "stopped there");
+        detail::stop_launch();
+    }
+    wait_at_barrier(file, line, 0, true);
+}
+
+void group_error(const char* what, const char* file, int line) {
+    g_launch->reports.add("cooperative groups error", g_launch->block_serial,
+                          detail::block_name(g_launch->block_idx) + ": thread " +
+                              std::to_string(detail::current_thread()) + " called " + what + " at " +
+                              detail::where(file, line) +
+                              ", which CUDA's cooperative groups trap on (the kernel fails on a GPU): the launch "
+                              "stopped there");
+    detail::stop_launch();
+}
+
+unsigned active_mask(const char* file, int line) {
+    Lane& lane = *g_lane;
+    lane.status = Status::AtActiveMask;
+    ++g_block->at_warp_functions;
+    lane.barrier_file = file;
+    lane.barrier_line = line;
+    lane.sink = std::move(lane.sink).resume();
+    return lane.warp_mask;
 }
 
 void* dynamic_shared() { return g_dynamic_shared.data(); }
@@ -713,6 +863,12 @@ void steps_spent(const void* pc) {
 
 }  // namespace detail
 
+namespace detail {
+// The counter clock() and clock64() read in a kernel (device_clock.cpp).
+thread_local long long g_device_clock = 0;
+long long device_clock() { return g_device_clock += 8; }
+}  // namespace detail
+
 // A call the compiler cannot move memory accesses across.
 void threadfence(bool device_wide) {
     if (device_wide && detail::in_kernel()) detail::device_fence();
@@ -724,28 +880,32 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
                                         bool orders_memory) {
     Lane& lane = *g_lane;
     Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
-    const unsigned round = warp.round;
-    warp.deposits[round & 1][lane_id()] = deposit;
+    lane.deposit = deposit;
     lane.status = Status::AtWarpSync;
+    ++g_block->at_warp_functions;
     lane.warp_mask = mask;
-    lane.warp_round = round;
     lane.warp_orders_memory = orders_memory;
     lane.barrier_file = file;
     lane.barrier_line = line;
     lane.sink = std::move(lane.sink).resume();
-    return warp.deposits[round & 1];
+    return warp.results;
 }
 
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
-                     void* closure) {
+                     void* closure, LaunchKind kind) {
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    const bool cooperative = kind == LaunchKind::Cooperative;
     // The error alone names no launch: which one was refused, and why.
-    const auto refuse = [&](const std::string& why) {
-        g_refused_launch = "the launch of " + std::string(site.kernel) + " at " + detail::where(site.file, site.line) +
-                           " with <<<(" + std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
-                           std::to_string(grid.z) + "), (" + std::to_string(block.x) + "," + std::to_string(block.y) +
-                           "," + std::to_string(block.z) + ")>>> was refused: " + why;
-        return detail::fail(cudaErrorInvalidValue);
+    const auto refuse = [&](const std::string& why, cudaError_t err = cudaErrorInvalidValue) {
+        const std::string dims = "(" + std::to_string(grid.x) + "," + std::to_string(grid.y) + "," +
+                                 std::to_string(grid.z) + "), (" + std::to_string(block.x) + "," +
+                                 std::to_string(block.y) + "," + std::to_string(block.z) + ")";
+        g_refused_launch = std::string(kind == LaunchKind::Chevrons ? "the launch of " :
+                                       cooperative ? "cudaLaunchCooperativeKernel of " : "cudaLaunchKernel of ") +
+                           site.kernel + " at " + detail::where(site.file, site.line) + " with " +
+                           (kind == LaunchKind::Chevrons ? "<<<" + dims + ">>>" : "grid and block " + dims) +
+                           " was refused: " + why;
+        return detail::fail(err);
     };
     // CUDA 13 on an H100 answered each of these with cudaErrorInvalidValue
     // (a zero grid, 1025 threads, block.z = 65, 48 KiB + 4 of dynamic shared).
@@ -761,6 +921,23 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         return refuse(std::to_string(shared_bytes) + " bytes of dynamic shared memory (at most " +
                       std::to_string(most) +
                       (most == kMaxDynamicShared ? ", 48 KiB, without cudaFuncSetAttribute)" : ")"));
+    const unsigned long long blocks = 1ull * grid.x * grid.y * grid.z;
+    if (cooperative) {
+        // Every block resident at once: what an H100 holds of these blocks
+        // (its registers aside, which the emulator does not know).
+        const unsigned long long warps = (threads + 31) / 32;
+        const unsigned long long per_sm =
+            std::min({kBlocksPerSM, kWarpsPerSM / warps,
+                      static_cast<unsigned long long>(kSharedPerSM / (shared_bytes + kSharedReservedPerBlock))});
+        if (blocks > kSMs * per_sm)
+            return refuse("a cooperative launch of " + std::to_string(blocks) +
+                              " blocks, more than an H100 holds at once (" + std::to_string(kSMs) + " SMs, each " +
+                              std::to_string(per_sm) + " blocks of " + std::to_string(threads) + " threads" +
+                              (shared_bytes ? " and " + std::to_string(shared_bytes) + " bytes of dynamic shared memory"
+                                            : std::string()) +
+                              ": at most " + std::to_string(kSMs * per_sm) + " blocks)",
+                          cudaErrorCooperativeLaunchTooLarge);
+    }
 
     g_dynamic_shared.assign(shared_bytes, 0);
     static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
@@ -768,6 +945,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     launch.site = site;
     launch.grid = grid;
     launch.block = block;
+    launch.cooperative = cooperative;
     launch.interval = launch.interval_high = g_interval_counter;
     launch.launch_first_interval = launch.interval + 1;
     g_launch = &launch;
@@ -844,6 +1022,56 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         turn = started.size() - 1;
         return *started.back();
     };
+    // A cooperative launch keeps every block that asks started; its blocks
+    // wait at a grid sync (put aside, not run) until every block does.
+    const std::size_t resident = cooperative ? order.size() : kResidentBlocks;
+    std::size_t at_grid = 0;  // started blocks waiting at a grid sync
+    const BlockRun* exited = nullptr;  // the first block to finish, for a grid sync it never reaches
+    uint3 exited_idx{};
+    // The started block at `from` in turn, or the first after it that does not wait at a grid sync.
+    const auto runnable_from = [&](std::size_t from) -> BlockRun* {
+        for (std::size_t k = 0; k < started.size(); ++k) {
+            const std::size_t at = (from + k) % started.size();
+            if (!started[at]->at_grid) return started[turn = at].get();
+        }
+        return nullptr;
+    };
+    // Every started block waits at a grid sync and none is left to start:
+    // release them all (what any block did before the sync happens before
+    // what any does after it), or, when a block has finished instead, the
+    // grid waits for ever.
+    const auto grid_release = [&]() -> BlockRun* {
+        if (exited != nullptr) {
+            const BlockRun& w = *started.front();
+            const Lane* lane = &*std::find_if(w.lanes.begin(), w.lanes.end(),
+                                              [](const Lane& l) { return l.status == Status::AtBarrier; });
+            launch.reports.add("possible deadlock", w.serial,
+                               detail::block_name(w.idx) + ": its threads wait at the grid sync at " +
+                                   detail::where(lane->barrier_file, lane->barrier_line) + " with " +
+                                   std::to_string(started.size()) + " block(s), but " +
+                                   detail::block_name(exited_idx) +
+                                   " has finished without reaching it: every block of a cooperative launch must "
+                                   "reach each grid sync, or the others wait for ever");
+            abandon(started);
+            return nullptr;
+        }
+        launch.launch_first_interval = launch.interval_high + 1;
+        for (auto& p : started) {
+            p->at_grid = false;
+            p->grid_released = true;
+        }
+        at_grid = 0;
+        idle = 0;
+        return started[turn = 0].get();
+    };
+    // The block to run after one that cannot go on: `preferred` (a started
+    // block's position) unless it waits at a grid sync, else the next in
+    // turn, else a new one, else the grid's release.
+    const auto pick = [&](std::size_t preferred) -> BlockRun* {
+        if (BlockRun* r = started.empty() ? nullptr : runnable_from(preferred)) return r;
+        if (next < order.size()) return &start_next();
+        return started.empty() ? nullptr : grid_release();
+    };
     BlockRun* b = order.empty() ? nullptr : &start_next();
     while (b != nullptr) {
         const std::uint64_t before = detail::g_progress;
@@ -864,27 +1092,37 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             live_done = true;
             ++g_block_count;
             idle = 0;
+            if (exited == nullptr) {
+                exited = b;
+                exited_idx = b->idx;
+            }
             const auto it = std::find_if(started.begin(), started.end(), [&](const auto& p) { return p.get() == b; });
             spare.push_back(std::move(*it));
             started.erase(it);
-            if (!started.empty()) b = started[turn = turn % started.size()].get();  // the next in turn
-            else b = next < order.size() ? &start_next() : nullptr;
+            b = pick(started.empty() ? 0 : turn % started.size());  // the next in turn
+            continue;
+        }
+        if (outcome == Outcome::GridWait) {
+            ++at_grid;
+            idle = 0;
+            b = next < order.size() && started.size() < resident ? &start_next() : pick(turn + 1);
             continue;
         }
         idle = detail::g_progress != before ? 0 : idle + 1;
-        if (next < order.size() && started.size() < kResidentBlocks) {
+        if (next < order.size() && started.size() < resident) {
             b = &start_next();
             idle = 0;
-        } else if (idle > started.size()) {  // a round in which no block changed anything
+        } else if (idle > started.size() - at_grid) {  // a round in which no block changed anything
             std::vector<BlockRun*> waiting;
-            for (auto& p : started) waiting.push_back(p.get());
+            for (auto& p : started)
+                if (!p->at_grid) waiting.push_back(p.get());
             launch.reports.add("possible deadlock", b->serial, deadlock_message(waiting, order.size() - next));
             abandon(started);
             break;
         } else if (outcome == Outcome::Yielded) {
-            b = started[turn = splitmix64(draws) % started.size()].get();
+            b = runnable_from(splitmix64(draws) % started.size());
         } else {
-            b = started[turn = (turn + 1) % started.size()].get();
+            b = runnable_from(turn + 1);
         }
     }
     launch.block_serial = next;
@@ -996,3 +1234,24 @@ namespace simt::detail {
 extern const char math_linked;
 }
 [[maybe_unused]] __attribute__((used)) static const char* const g_math_anchor = &simt::detail::math_linked;
+
+// ---- time in a kernel ---------------------------------------------------------
+
+namespace {
+const int g_nanosleep_word = 0;  // what a back-off polls when its thread polled nothing before
+}
+
+// A look-back's back-off: a poll of the word the thread last polled (the flag
+// it waits for) that saw it unchanged, so a waiting thread yields after as
+// many polls and back-offs as a polling one; a thread that polled nothing
+// polls a word of its own, which nothing changes.
+__attribute__((noinline)) void __nanosleep(unsigned) {
+    using namespace simt;
+    if (!detail::in_kernel()) return;
+    const void* pc = __builtin_return_address(0);
+    const Lane& lane = *g_lane;
+    if (lane.poll_address != nullptr) detail::poll(lane.poll_address, lane.poll_value, pc);
+    else detail::poll(&g_nanosleep_word, 0, pc);
+}
+
+long long clock64() { return simt::detail::device_clock(); }

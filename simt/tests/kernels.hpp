@@ -40,3 +40,12 @@ extern int d_table[8];
 cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
 cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);
 cudaError_t launch_math_stores(const float* d_in, float* d_s, float* d_c, int* d_e);  // math_kernels.cu: sincosf past the end, frexpf racing
+// warp_kernels.cu:
+// Each block files blockIdx + 1, this_grid().sync(), reads its neighbour's;
+// exit_block (or -1) returns before the sync.
+cudaError_t launch_grid_exchange(unsigned* d_slots, unsigned* d_out, unsigned blocks, unsigned threads,
+                                 int cooperative, int exit_block);
+cudaError_t launch_activemask_loop(unsigned* d_out);
+cudaError_t launch_hinted_misuse(unsigned* d_data, unsigned* d_out, int which);
+cudaError_t launch_nanosleep_wait(unsigned* d_tickets, unsigned* d_flags, unsigned blocks);
+cudaError_t launch_bad_tile(unsigned* d_out);  // tiled_partition(block, 3)

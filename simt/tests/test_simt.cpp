@@ -1317,3 +1317,133 @@ TEST_CASE("math functions that store through a pointer are checked at the kernel
           "out-of-bounds access in kernel math_stores: block (0,0,0): thread 31 wrote 4 bytes at offset 128 of a "
           "128-byte device allocation (past its end) at math_kernels.cu:12; launched at math_kernels.cu:17");
 }
+
+namespace {
+std::vector<std::string> formatted_findings() {
+    std::vector<std::string> out;
+    for (const auto& f : simt::take_findings()) out.push_back(simt::format(f));
+    return out;
+}
+}  // namespace
+
+TEST_CASE("grid sync: a cooperative launch starts every block, and its sync orders memory across blocks") {
+    const unsigned blocks = 40;  // more than the 4 blocks kept started otherwise
+    DeviceArray<unsigned> slots(blocks), out(blocks);
+    REQUIRE(cudaMemset(out.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_grid_exchange(slots.ptr, out.ptr, blocks, 64, 1, -1) == cudaSuccess);
+    CHECK(formatted_findings().empty());
+    const auto got = download(out.ptr, blocks);
+    for (unsigned b = 0; b < blocks; ++b) CHECK(got[b] == (b + 1) % blocks + 1);
+}
+
+TEST_CASE("grid sync outside a cooperative launch stops the launch with a finding") {
+    DeviceArray<unsigned> slots(4), out(4);
+    REQUIRE(cudaMemset(out.ptr, 0, 4 * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_grid_exchange(slots.ptr, out.ptr, 4, 32, 0, -1) == cudaSuccess);
+    const auto found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    MESSAGE(found[0]);
+    CHECK(found[0].rfind("grid sync outside a cooperative launch in kernel grid_exchange: block (", 0) == 0);
+    CHECK(found[0].find("thread 0 called the grid group's sync() at warp_kernels.cu:16 in a kernel launched with <<<>>> "
+                        "or cudaLaunchKernel") != std::string::npos);
+    CHECK(found[0].find("; launched at warp_kernels.cu:23") != std::string::npos);
+    const auto got = download(out.ptr, 4);
+    CHECK(std::all_of(got.begin(), got.end(), [](unsigned v) { return v == 0; }));
+}
+
+TEST_CASE("grid sync: a block that finishes without reaching it leaves the others waiting for ever") {
+    DeviceArray<unsigned> slots(8), out(8);
+    simt::take_findings();
+    REQUIRE(launch_grid_exchange(slots.ptr, out.ptr, 8, 32, 1, 3) == cudaSuccess);
+    const auto found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    MESSAGE(found[0]);
+    CHECK(found[0].find("possible deadlock in kernel grid_exchange: block (") == 0);
+    CHECK(found[0].find("its threads wait at the grid sync at warp_kernels.cu:16 with 7 block(s), but block (3,0,0) has "
+                        "finished without reaching it") != std::string::npos);
+}
+
+TEST_CASE("cooperative launches beyond what an H100 holds are refused") {
+    DeviceArray<unsigned> slots(1), out(1);
+    // 1024 threads a block: 2 blocks on each of 132 SMs.
+    CHECK(launch_grid_exchange(slots.ptr, out.ptr, 265, 1024, 1, -1) == cudaErrorCooperativeLaunchTooLarge);
+    const std::string why = simt::take_refused_launch();
+    MESSAGE(why);
+    CHECK(why == "cudaLaunchCooperativeKernel of grid_exchange at warp_kernels.cu:27 with grid and block (265,1,1), "
+                 "(1024,1,1) was refused: a cooperative launch of 265 blocks, more than an H100 holds at once (132 "
+                 "SMs, each 2 blocks of 1024 threads: at most 264 blocks)");
+    CHECK(cudaGetLastError() == cudaErrorCooperativeLaunchTooLarge);
+    CHECK(std::string(cudaGetErrorName(cudaErrorCooperativeLaunchTooLarge)) == "cudaErrorCooperativeLaunchTooLarge");
+}
+
+TEST_CASE("__activemask in a loop that picks lanes per iteration merges the iterations (a known difference)") {
+    DeviceArray<unsigned> out(32);
+    REQUIRE(launch_activemask_loop(out.ptr) == cudaSuccess);
+    const auto got = download(out.ptr, 32);
+    // A GPU gives 0x11111111 << (t % 4); every lane reaches the one call site here before any leaves it.
+    CHECK(std::all_of(got.begin(), got.end(), [](unsigned m) { return m == 0xffffffffu; }));
+}
+
+TEST_CASE("cache-hinted accesses: global memory only, and data through __ldcg is still checked for races") {
+    DeviceArray<unsigned> data(32), out(64);
+    simt::take_findings();
+    REQUIRE(launch_hinted_misuse(data.ptr, out.ptr, 0) == cudaSuccess);
+    auto found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    MESSAGE(found[0]);
+    CHECK(found[0].find("invalid address space in kernel hinted_misuse: block (") == 0);
+    CHECK(found[0].find(": thread 0 read 4 bytes of tile[0] with __ldcg at warp_kernels.cu:43: __ldcg addresses global "
+                        "memory only") != std::string::npos);
+    REQUIRE(launch_hinted_misuse(data.ptr, out.ptr, 1) == cudaSuccess);
+    found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    MESSAGE(found[0]);
+    CHECK(found[0].find("data race on global memory in kernel hinted_misuse") == 0);
+    CHECK(found[0].find("warp_kernels.cu:45") != std::string::npos);
+    CHECK(found[0].find("warp_kernels.cu:46") != std::string::npos);
+}
+
+TEST_CASE("__nanosleep yields: a wait that polls only through it lets the block it waits for run") {
+    const unsigned blocks = 12;
+    DeviceArray<unsigned> tickets(1), flags(blocks);
+    REQUIRE(cudaMemset(tickets.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(cudaMemset(flags.ptr, 0, blocks * sizeof(unsigned)) == cudaSuccess);
+    simt::take_findings();
+    REQUIRE(launch_nanosleep_wait(tickets.ptr, flags.ptr, blocks) == cudaSuccess);
+    for (const auto& f : formatted_findings()) {
+        MESSAGE(f);
+        CHECK(f.rfind("data race on global memory", 0) == 0);  // the flag read with a plain __ldca: a race, not a hang
+    }
+    const auto got = download(flags.ptr, blocks);
+    CHECK(std::all_of(got.begin(), got.end(), [](unsigned v) { return v == 1; }));
+}
+
+TEST_CASE("rewriter: cudaLaunchKernel's kernel loses its void* cast and names the launch") {
+    const std::string src =
+        "void f(void** a) {\n"
+        "  cudaLaunchKernel((void*)scan, g, b, a, 0, 0);\n"
+        "  cudaLaunchCooperativeKernel(reinterpret_cast<void *>(k<float, 4>), g, b, a);\n"
+        "  cudaLaunchKernel(scan, dim3(2), dim3(32), a);\n"
+        "}\n";
+    const std::string out = simt::rewrite(src, "lab.cu");
+    CHECK(count_lines(out) == count_lines(src) + 3);
+    CHECK(out.find("cudaLaunchKernel(::simt::ApiLaunchSite{{\"scan\", __FILE__, __LINE__}}, scan, g, b, a, 0, 0);") !=
+          std::string::npos);
+    CHECK(out.find("cudaLaunchCooperativeKernel(::simt::ApiLaunchSite{{\"k<float,4>\", __FILE__, __LINE__}}, (k<float, 4>), g, b, a);") !=
+          std::string::npos);
+    CHECK(out.find("cudaLaunchKernel(::simt::ApiLaunchSite{{\"scan\", __FILE__, __LINE__}}, scan, dim3(2), dim3(32), a);") !=
+          std::string::npos);
+}
+
+TEST_CASE("cooperative groups: a dynamic tile size CUDA traps on stops the launch") {
+    DeviceArray<unsigned> out(32);
+    simt::take_findings();
+    REQUIRE(launch_bad_tile(out.ptr) == cudaSuccess);
+    const auto found = formatted_findings();
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == "cooperative groups error in kernel bad_tile: block (0,0,0): thread 0 called tiled_partition(g, n) "
+                      "with n not a power of two from 1 to 32 at warp_kernels.cu:78, which CUDA's cooperative groups trap "
+                      "on (the kernel fails on a GPU): the launch stopped there; launched at warp_kernels.cu:83");
+}

@@ -23,9 +23,43 @@ struct LaunchSite {
 // Whether a launch may go to `stream`; if not, CUDA's error is set (runtime_api.cpp).
 bool launch_stream_ok(cudaStream_t stream);
 
+// How a kernel was launched: <<<>>>, cudaLaunchKernel, or
+// cudaLaunchCooperativeKernel (every block resident at once: grid syncs work).
+enum class LaunchKind { Chevrons, Runtime, Cooperative };
+
 // Runs body() once per thread of the grid; returns the launch error, if any.
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
-                     void* closure);
+                     void* closure, LaunchKind kind = LaunchKind::Chevrons);
+
+// cudaLaunchKernel and cudaLaunchCooperativeKernel: the arguments are read
+// from `args` (one pointer per parameter, as CUDA's runtime reads them) into
+// copies of the kernel's parameter types when the launch is made.
+template <typename... Params, std::size_t... I>
+cudaError_t launch_with_args(void (*kernel)(Params...), const LaunchSite& site, dim3 grid, dim3 block, void** args,
+                             std::size_t shared_bytes, LaunchKind kind, std::index_sequence<I...>) {
+    struct Closure {
+        void (*kernel)(Params...);
+        std::tuple<std::decay_t<Params>...> args;
+    } closure{kernel, std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...)};
+    return run_grid(site, grid, block, shared_bytes,
+                    [](void* c) {
+                        auto* cl = static_cast<Closure*>(c);
+                        std::apply(cl->kernel, cl->args);
+                    },
+                    &closure, kind);
+}
+
+template <typename... Params>
+cudaError_t launch_through_api(void (*kernel)(Params...), const LaunchSite& site, dim3 grid, dim3 block, void** args,
+                               std::size_t shared_bytes, LaunchKind kind) {
+    if (sizeof...(Params) > 0 && args == nullptr) return cudaErrorInvalidValue;
+    return launch_with_args(kernel, site, grid, block, args, shared_bytes, kind, std::index_sequence_for<Params...>());
+}
+
+// Where the rewriter names the launch (its kernel as written, file and line).
+struct ApiLaunchSite {
+    LaunchSite site;
+};
 
 // A launch converts its arguments on the host to the kernel's parameter types,
 // as CUDA does, and each GPU thread calls the kernel on those copies. A
@@ -276,3 +310,48 @@ __attribute__((noinline)) To reinterpret_checked(const char* type, From&& from) 
 }
 
 }  // namespace simt
+
+// CUDA's runtime launches: templates over the kernel's parameter types, as
+// cuda_runtime.h's (the rewriter drops a cast of the kernel to `void*` at the
+// call and names the launch for the reports: ::simt::ApiLaunchSite first).
+template <typename... Params>
+cudaError_t cudaLaunchKernel(void (*func)(Params...), dim3 grid_dim, dim3 block_dim, void** args,
+                             std::size_t sharedMem = 0, cudaStream_t = nullptr,
+                             const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+    return ::simt::launch_through_api(func, {"kernel", simt_file, simt_line}, grid_dim, block_dim, args, sharedMem,
+                                      ::simt::LaunchKind::Runtime);
+}
+template <typename... Params>
+cudaError_t cudaLaunchKernel(::simt::ApiLaunchSite at, void (*func)(Params...), dim3 grid_dim, dim3 block_dim,
+                             void** args, std::size_t sharedMem = 0, cudaStream_t = nullptr) {
+    return ::simt::launch_through_api(func, at.site, grid_dim, block_dim, args, sharedMem, ::simt::LaunchKind::Runtime);
+}
+template <typename... Params>
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(Params...), dim3 grid_dim, dim3 block_dim, void** args,
+                                        std::size_t sharedMem = 0, cudaStream_t = nullptr,
+                                        const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+    return ::simt::launch_through_api(func, {"kernel", simt_file, simt_line}, grid_dim, block_dim, args, sharedMem,
+                                      ::simt::LaunchKind::Cooperative);
+}
+template <typename... Params>
+cudaError_t cudaLaunchCooperativeKernel(::simt::ApiLaunchSite at, void (*func)(Params...), dim3 grid_dim,
+                                        dim3 block_dim, void** args, std::size_t sharedMem = 0, cudaStream_t = nullptr) {
+    return ::simt::launch_through_api(func, at.site, grid_dim, block_dim, args, sharedMem,
+                                      ::simt::LaunchKind::Cooperative);
+}
+// A kernel known only as a `void*` (not the kernel's own name, whose cast the
+// rewriter drops): its parameters cannot be read from `args`.
+template <typename F, typename = std::enable_if_t<!std::is_function_v<F>>>
+cudaError_t cudaLaunchKernel(const F*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
+    static_assert(std::is_function_v<F>, "simt: cudaLaunchKernel needs the kernel itself as its first argument (its "
+                                         "name, or (void*)name), not a void* variable: the emulator reads the "
+                                         "kernel's parameter types from it");
+    return cudaErrorInvalidValue;
+}
+template <typename F, typename = std::enable_if_t<!std::is_function_v<F>>>
+cudaError_t cudaLaunchCooperativeKernel(const F*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
+    static_assert(std::is_function_v<F>, "simt: cudaLaunchCooperativeKernel needs the kernel itself as its first "
+                                         "argument (its name, or (void*)name), not a void* variable: the emulator "
+                                         "reads the kernel's parameter types from it");
+    return cudaErrorInvalidValue;
+}

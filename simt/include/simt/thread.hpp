@@ -1,6 +1,10 @@
-// Device built-ins of the running GPU thread: its indices, the block barrier,
-// fences and read-only loads.
+// Device built-ins of the running GPU thread: its indices, the block barrier
+// and block votes, fences and the cache-hinted loads and stores.
 #pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "simt/vector_types.hpp"
 
@@ -46,9 +50,121 @@ void threadfence(bool device_wide = true);
 #define __threadfence_block() ::simt::threadfence(false)
 #define __threadfence_system() ::simt::threadfence()
 
-// Read-only loads through the texture path: a plain load here (instrumented,
-// so the memory checks see it).
-template <typename T>
-inline T __ldg(const T* address) {
-    return *address;
+// ---- block votes: a __syncthreads() that also counts a predicate over the
+// block's threads (runtime.cpp); a barrier for the race checks like it.
+namespace simt {
+enum class BlockVote { Count, And, Or };
+int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line);
 }
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_count(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+    return ::simt::syncthreads_vote(::simt::BlockVote::Count, predicate, simt_file, simt_line);
+}
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_and(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+    return ::simt::syncthreads_vote(::simt::BlockVote::And, predicate, simt_file, simt_line);
+}
+__attribute__((no_sanitize_coverage)) inline int __syncthreads_or(int predicate, const char* simt_file = __builtin_FILE(), int simt_line = __builtin_LINE()) {
+    return ::simt::syncthreads_vote(::simt::BlockVote::Or, predicate, simt_file, simt_line);
+}
+
+// ---- grid syncs (cooperative groups' this_grid().sync()): a barrier of every
+// thread of the grid, only under a cooperative launch (runtime.cpp).
+namespace simt {
+bool grid_is_cooperative();
+void grid_sync(const char* file, int line);
+// A cooperative-groups call CUDA traps on (an invalid tile size): reported,
+// and the launch stopped.
+[[noreturn]] void group_error(const char* what, const char* file, int line);
+}
+
+// ---- the cache-hinted loads and stores (__ldg through the read-only path,
+// __ldca/__ldcg/__ldcs/__ldlu/__ldcv, __stwb/__stcg/__stcs/__stwt), for the
+// types CUDA overloads them for: the integer types but bool, float, double,
+// and the 2- and 4-element vector types of those (char2 ... ulonglong2,
+// float2, float4, double2; not long2, nor 3-element ones). Each is one access
+// of the whole value, checked as the memory checks check any other, with the
+// caller's line. Those coherent at L2 (loads .cg and .cv, stores .cg and .wt),
+// with which look-back scans poll and publish flags, count as volatile
+// accesses do (memcheck.cpp; simt/README.md says why); the others (__ldg,
+// .ca, .cs, .lu loads may hit the SM's incoherent L1) are plain accesses.
+// On a GPU they address global memory only: one that reaches a __shared__
+// array or a thread's local variable is reported and stops the launch.
+namespace simt {
+
+template <typename T>
+inline constexpr bool hinted_scalar =
+    std::is_same_v<T, char> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char> ||
+    std::is_same_v<T, short> || std::is_same_v<T, unsigned short> || std::is_same_v<T, int> ||
+    std::is_same_v<T, unsigned> || std::is_same_v<T, long> || std::is_same_v<T, unsigned long> ||
+    std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> ||
+    std::is_same_v<T, double>;
+
+// CUDA's vector types by their shape: members x, y (and z, w) of one such
+// element type, nothing else.
+template <typename T, typename = void>
+struct has_z : std::false_type {};
+template <typename T>
+struct has_z<T, std::void_t<decltype(T::z)>> : std::true_type {};
+template <typename T, typename = void>
+struct has_w : std::false_type {};
+template <typename T>
+struct has_w<T, std::void_t<decltype(T::w)>> : std::true_type {};
+template <typename T, typename = void>
+struct hinted_vector : std::false_type {};
+template <typename T>
+struct hinted_vector<T, std::void_t<decltype(T::x), decltype(T::y)>> {
+    using E = decltype(T::x);
+    static constexpr bool value =
+        std::is_same_v<E, decltype(T::y)> && hinted_scalar<E> && !std::is_same_v<E, long> &&
+        !std::is_same_v<E, unsigned long> &&
+        ((sizeof(T) == 2 * sizeof(E) && !has_z<T>::value) ||
+         (sizeof(T) == 4 * sizeof(E) && sizeof(T) <= 16 && has_z<T>::value && has_w<T>::value));
+};
+template <typename T>
+inline constexpr bool hinted_type = hinted_scalar<T> || hinted_vector<T>::value;
+
+// The checks of one hinted access (memcheck.cpp); `pc` is the caller's.
+void hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
+                   const void* pc);
+
+template <typename T>
+struct identity {
+    using type = T;
+};
+
+}  // namespace simt
+
+// Each is not inlined, so __builtin_return_address(0) is the kernel's line,
+// and not instrumented: hinted_access is the access's check.
+#define SIMT_HINTED_LOAD(name, coherent)                                                                  \
+    template <typename T>                                                                                 \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) T name(const T* address) {                              \
+        static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
+                                              "integer types but bool, float, double and their 2- and "   \
+                                              "4-element vector types)");                                 \
+        ::simt::hinted_access(address, sizeof(T), false, coherent, #name, __builtin_return_address(0));   \
+        T value;                                                                                          \
+        std::memcpy(&value, address, sizeof(T));                                                          \
+        return value;                                                                                     \
+    }
+#define SIMT_HINTED_STORE(name, coherent)                                                                 \
+    template <typename T>                                                                                 \
+    __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) void name(T* address,                \
+                                                            typename ::simt::identity<T>::type value) {   \
+        static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
+                                              "integer types but bool, float, double and their 2- and "   \
+                                              "4-element vector types)");                                 \
+        ::simt::hinted_access(address, sizeof(T), true, coherent, #name, __builtin_return_address(0));    \
+        std::memcpy(address, &value, sizeof(T));                                                          \
+    }
+SIMT_HINTED_LOAD(__ldg, false)
+SIMT_HINTED_LOAD(__ldca, false)
+SIMT_HINTED_LOAD(__ldcs, false)
+SIMT_HINTED_LOAD(__ldlu, false)
+SIMT_HINTED_LOAD(__ldcg, true)
+SIMT_HINTED_LOAD(__ldcv, true)
+SIMT_HINTED_STORE(__stwb, false)
+SIMT_HINTED_STORE(__stcs, false)
+SIMT_HINTED_STORE(__stcg, true)
+SIMT_HINTED_STORE(__stwt, true)
+#undef SIMT_HINTED_LOAD
+#undef SIMT_HINTED_STORE
