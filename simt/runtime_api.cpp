@@ -283,9 +283,10 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t 
 }
 
 cudaError_t cudaMallocManaged(void** devPtr, std::size_t size, unsigned int flags) {
-    if (devPtr == nullptr || size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
+    if (devPtr == nullptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         return fail(cudaErrorInvalidValue);
     *devPtr = nullptr;
+    if (size == 0) return cudaSuccess;  // as the H100 answered (0 bytes: no allocation)
     return map_allocation(devPtr, size, MemoryKind::Managed, flags);
 }
 

@@ -185,12 +185,14 @@ CONFORMANCE_CASE(high_products, "__mul64hi __umul64hi") {
     r.exact("__umul64hi(x, y)", slice(all, 1, n));
 }
 
-// Every base (0-31) with offsets 0, +-1 ... beyond 32 and the extremes, on
-// masks of none, every, alternate and single bits.
+// Every base (0-31) with offsets 0, +-1 ... beyond 32, on masks of none,
+// every, alternate and single bits. (INT_MIN's result is not CUDA's to
+// define: the H100 gave 0 on an empty mask, where every other offset gives
+// 0xffffffff.)
 CONFORMANCE_CASE(fns, "__fns") {
     const std::vector<unsigned> masks = {0u, 0xffffffffu, 0xaaaaaaaau, 0x55555555u, 0x80000001u, 0x00010000u,
                                          0x12345678u, 0xdeadbeefu};
-    const std::vector<int> offsets = {0, 1, 2, 3, 5, 16, 31, 32, 33, -1, -2, -3, -16, -32, -33, INT_MAX, INT_MIN};
+    const std::vector<int> offsets = {0, 1, 2, 3, 5, 16, 31, 32, 33, -1, -2, -3, -16, -32, -33, INT_MAX};
     std::vector<unsigned> mask, base;
     std::vector<int> offset;
     for (unsigned m : masks)

@@ -33,6 +33,11 @@ __global__ void k_dynamic(const float* in, float* out) {
     out[base + t] = buffer[blockDim.x - 1 - t];
 }
 
+// Only for cudaFuncSetCacheConfig: a kernel that prefers L1 gets a smaller
+// shared memory carveout on an H100, which its occupancy then reflects (the
+// emulator's occupancy does not model carveouts: simt/README.md).
+__global__ void k_cache(float* out) { out[threadIdx.x] = 1.0f; }
+
 std::vector<float> ramp(unsigned n) {
     std::vector<float> v(n);
     for (unsigned i = 0; i < n; ++i) v[i] = static_cast<float>(i) * 0.5f;
@@ -195,14 +200,20 @@ CONFORMANCE_CASE(device_limits, "cudaDeviceSetLimit cudaDeviceGetLimit cudaLimit
     }
     r.exact("defaults: stack, printf FIFO, malloc heap", defaults);
     const std::size_t wanted[] = {4096, 2 << 20, 16 << 20};
-    for (int i = 0; i < 3; ++i) r.require(cudaDeviceSetLimit(limits[i], wanted[i]), "cudaDeviceSetLimit");
+    std::vector<int> set_codes;
+    for (int i = 0; i < 3; ++i) set_codes.push_back(code(cudaDeviceSetLimit(limits[i], wanted[i])));
+    r.exact("codes: cudaDeviceSetLimit 4096, 2 MiB, 16 MiB", set_codes);
+    cudaGetLastError();
     for (cudaLimit l : limits) {
         std::size_t v = 0;
         r.require(cudaDeviceGetLimit(&v, l), "cudaDeviceGetLimit");
         set.push_back(v);
     }
     r.exact("after setting 4096, 2 MiB, 16 MiB", set);
-    for (int i = 0; i < 3; ++i) r.require(cudaDeviceSetLimit(limits[i], defaults[i]), "cudaDeviceSetLimit");
+    std::vector<int> restore_codes;
+    for (int i = 0; i < 3; ++i) restore_codes.push_back(code(cudaDeviceSetLimit(limits[i], defaults[i])));
+    r.exact("codes: cudaDeviceSetLimit back to the defaults", restore_codes);
+    cudaGetLastError();
     std::size_t v = 0;
     std::vector<int> codes;
     codes.push_back(code(cudaDeviceGetLimit(&v, static_cast<cudaLimit>(99))));
@@ -219,7 +230,7 @@ CONFORMANCE_CASE(cache_preferences, "cudaDeviceSetCacheConfig cudaDeviceGetCache
     std::vector<int> codes;
     codes.push_back(code(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared)));
     r.require(cudaDeviceGetCacheConfig(&after), "cudaDeviceGetCacheConfig");
-    codes.push_back(code(cudaFuncSetCacheConfig(k_static, cudaFuncCachePreferL1)));
+    codes.push_back(code(cudaFuncSetCacheConfig(k_cache, cudaFuncCachePreferL1)));
     codes.push_back(code(cudaProfilerStart()));
     codes.push_back(code(cudaProfilerStop()));
     codes.push_back(code(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone)));
