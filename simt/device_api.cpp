@@ -9,6 +9,7 @@
 
 #include "internal.hpp"
 #include "simt/cuda.hpp"
+#include "simt/runtime.hpp"
 
 using simt::detail::fail;
 
@@ -40,7 +41,8 @@ constexpr int kReservedShared = 1024, kSharedGranularity = 128;
 constexpr int kThreadsPerSM = 2048, kBlocksPerSM = 32, kMaxThreadsPerBlock = 1024, kWarp = 32;
 
 struct Settings {
-    std::size_t limits[7] = {1024, 1048576, 8388608, 2, 2048, 32, 0};  // cudaLimit's defaults
+    // cudaLimit's defaults; the printf FIFO's as the H100 answered (8650752).
+    std::size_t limits[7] = {1024, 8650752, 8388608, 2, 2048, 32, 0};
     cudaFuncCache cache = cudaFuncCachePreferNone;
     cudaSharedMemConfig bank = cudaSharedMemBankSizeFourByte;
     unsigned device_flags = 0;
@@ -233,10 +235,13 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 
 // ---- limits and cache preferences: recorded ---------------------------------------------
 
+// An unknown limit is cudaErrorInvalidValue, and the printf FIFO cannot
+// change once a kernel has run, as the H100 answered.
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
     const int l = static_cast<int>(limit);
-    if (l < 0 || l > cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
-    if ((limit == cudaLimitMaxL2FetchGranularity && value > 128) ||
+    if (l < 0 || l > cudaLimitPersistingL2CacheSize) return fail(cudaErrorInvalidValue);
+    if ((limit == cudaLimitPrintfFifoSize && simt::launches_so_far().launches > 0) ||
+        (limit == cudaLimitMaxL2FetchGranularity && value > 128) ||
         (limit == cudaLimitPersistingL2CacheSize && value > static_cast<std::size_t>(attribute(cudaDevAttrMaxPersistingL2CacheSize))))
         return fail(cudaErrorInvalidValue);
     g_settings.limits[l] = value;
@@ -245,7 +250,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
 
 cudaError_t cudaDeviceGetLimit(std::size_t* pValue, cudaLimit limit) {
     const int l = static_cast<int>(limit);
-    if (l < 0 || l > cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
+    if (l < 0 || l > cudaLimitPersistingL2CacheSize) return fail(cudaErrorInvalidValue);
     if (pValue == nullptr) return fail(cudaErrorInvalidValue);
     *pValue = g_settings.limits[l];
     return cudaSuccess;

@@ -148,6 +148,10 @@ struct PublishState {
 // every block's clock is 1, so a write's clock is known without a lookup.
 PublishState g_publish;
 bool g_fenced = false;
+// The access being checked is a weak cache-hinted load (__ldg, __ldca, __ldcs,
+// __ldlu, __ldcg; its name here): a fence and a flag do not order it after
+// another block's plain write (hinted_access).
+thread_local const char* g_weak_load = nullptr;
 bool g_publish_pending = false;  // a volatile store published: yield at the thread's next checked access
 
 std::uint32_t& block_clock(std::uint32_t block) {
@@ -208,7 +212,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who, std::uint16_t syncs,
                                std::uint32_t clock) {
         if (at < fresh_from || who == kNone) return false;
-        if (global && blk != block) return clock == kUnpublished || !published(blk, clock);
+        if (global && blk != block) return clock == kUnpublished || g_weak_load || !published(blk, clock);
         return at == interval && who != thread && !warp_ordered(who, syncs);
     };
     const auto who = [&](std::uint32_t blk, std::uint32_t t, std::uint32_t p) {
@@ -216,6 +220,11 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
                thread_at(t, p);
     };
     const auto tail = [&](std::uint32_t other_block) {
+        if (global && other_block != block && g_weak_load)
+            return " in the same launch, read with " + std::string(g_weak_load) +
+                   ", a weak load that no fence and flag order after another block's write (on an H100 a total "
+                   "published with __threadfence() and a flag and read with __ldcg came back stale): read another "
+                   "block's data with a plain, volatile or atomic load";
         return global && other_block != block ? std::string(" in the same launch (its blocks run in no fixed order)")
                                               : std::string(" between the same two barriers");
     };
@@ -569,12 +578,16 @@ void library_access(const void* addr, std::size_t size, bool write, const void* 
 
 }  // namespace simt::detail
 
-// A cache-hinted load or store (thread.hpp) by the running thread. Those
-// coherent at L2 (__ldcg, __ldcv, __stcg, __stwt) count as volatile accesses
-// (checked as atomic on device memory, a load as a spin-wait's poll, a store
-// as a publication to other blocks), the others as plain ones; an address in
-// a __shared__ array or the thread's own stack, which the global-only
-// instructions cannot reach, stops the launch.
+// A cache-hinted load or store (thread.hpp) by the running thread. __ldcv,
+// __stcg and __stwt count as volatile accesses (checked as atomic on device
+// memory, a load as a spin-wait's poll, a store as a publication to other
+// blocks), __stwb and __stcs as plain stores. The other loads are weak: each
+// is a poll that never races with an atomic or volatile write (a flag), and
+// acquires as a volatile load does, but a plain write by another block in the
+// launch is a race with it however the two are fenced (the H100 read a
+// fenced, flagged total with __ldcg stale: conformance/cases/cache.cu).
+// An address in a __shared__ array or the thread's own stack, which the
+// global-only instructions cannot reach, stops the launch.
 void simt::hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
                          const void* pc) {
     using namespace simt::detail;
@@ -591,9 +604,15 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, bool
         });
         stop_launch();
     }
-    if (write) on_access(address, size, true, pc, false, coherent);
-    else if (coherent) volatile_read(address, size, pc);
-    else on_access(address, size, false, pc);
+    if (write) {
+        on_access(address, size, true, pc, false, coherent);
+    } else if (coherent) {
+        volatile_read(address, size, pc);
+    } else {
+        g_weak_load = name;
+        polled_read(address, size, pc, true, true);
+        g_weak_load = nullptr;
+    }
 }
 
 void simt::misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc) {

@@ -134,7 +134,8 @@ public:
     static constexpr unsigned int _group_id = details::grid_group_id;
     // Valid only in a kernel launched with cudaLaunchCooperativeKernel; its
     // sync() elsewhere is a finding that stops the launch (a trap on a GPU).
-    SIMT_NO_COVERAGE bool is_valid() const { return ::simt::grid_is_cooperative(); }
+    // True under <<<>>> too, as the H100 answered; only its sync() needs a cooperative launch.
+    SIMT_NO_COVERAGE bool is_valid() const { return true; }
     SIMT_NO_COVERAGE void sync(SIMT_CG_AT) const { ::simt::grid_sync(simt_file, simt_line); }
     SIMT_NO_COVERAGE static unsigned long long num_blocks() {
         const dim3 g = gridDim;

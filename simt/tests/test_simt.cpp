@@ -1405,6 +1405,26 @@ TEST_CASE("cache-hinted accesses: global memory only, and data through __ldcg is
     CHECK(found[0].find("warp_kernels.cu:46") != std::string::npos);
 }
 
+TEST_CASE("a weak cache-hinted load of another block's data is a race however it is fenced (the H100's stale total)") {
+    DeviceArray<unsigned> data(1), flag(1), out(2);
+    REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+    for (const char* order : {"launch", "reverse"}) {
+        CAPTURE(order);
+        REQUIRE(simt::set_block_order(order));
+        simt::take_findings();
+        REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+        REQUIRE(launch_weak_publication(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
+        REQUIRE(simt::set_block_order("default"));
+        const auto found = formatted_findings();
+        REQUIRE(found.size() == 1);  // the __ldcg read; the plain one after it is ordered by the fence
+        CHECK(found[0].find("data race on global memory in kernel weak_publication: block (") == 0);
+        CHECK(found[0].find(") thread 0 at warp_kernels.cu:93 and read by thread 0 at warp_kernels.cu:100 in the same "
+                            "launch, read with __ldcg, a weak load that no fence and flag order after another block's "
+                            "write") != std::string::npos);
+        CHECK(download(out.ptr, 2) == std::vector<unsigned>{7, 7});
+    }
+}
+
 TEST_CASE("__nanosleep yields: a wait that polls only through it lets the block it waits for run") {
     const unsigned blocks = 12;
     DeviceArray<unsigned> tickets(1), flags(blocks);

@@ -83,3 +83,26 @@ cudaError_t launch_bad_tile(unsigned* d_out) {
     bad_tile<<<1, 32>>>(d_out);  // line 83
     return cudaGetLastError();
 }
+
+// The H100's stale total: block 0 writes data[0], fences and raises a flag
+// with __stcg; block 1 waits for it with __ldcv, fences and reads the data
+// with __ldcg (weak: reported), then again with a plain load (ordered: not).
+__global__ void weak_publication(unsigned* data, unsigned* flag, unsigned* out) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        data[0] = 7;
+        __threadfence();
+        __stcg(flag, 1u);
+    } else {
+        while (__ldcv(flag) == 0u) {
+        }
+        __threadfence();
+        out[0] = __ldcg(&data[0]);  // line 100
+        out[1] = data[0];
+    }
+}
+
+cudaError_t launch_weak_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out) {
+    weak_publication<<<2, 32>>>(d_data, d_flag, d_out);  // line 106
+    return cudaGetLastError();
+}

@@ -98,9 +98,11 @@ void record_vectors(conformance::Results& r, const char* type, const std::vector
 }
 
 // A chained publication, as a look-back scan's: each block takes a ticket,
-// waits for the flag of the block before it (__ldcv), reads its total
-// (__ldcg) after a fence, adds its own and publishes: the total with a plain
-// store, __threadfence(), then the flag with __stcg.
+// waits for the flag of the block before it (__ldcv), reads its total after a
+// fence, adds its own and publishes: the total with a plain store,
+// __threadfence(), then the flag with __stcg. The total is read with a plain
+// load: read with __ldcg instead, every block on the H100 got 0 (a weak load
+// the fence does not order; the emulator reports it: memcheck.cpp).
 __global__ void k_publish(unsigned* tickets, unsigned* totals, unsigned* flags, const unsigned* in) {
     if (threadIdx.x != 0) return;
     const unsigned ticket = atomicAdd(tickets, 1u);
@@ -109,7 +111,7 @@ __global__ void k_publish(unsigned* tickets, unsigned* totals, unsigned* flags, 
         while (__ldcv(&flags[ticket - 1]) == 0u) {
         }
         __threadfence();
-        prior = __ldcg(&totals[ticket - 1]);
+        prior = totals[ticket - 1];
     }
     totals[ticket] = prior + in[ticket];
     __threadfence();
@@ -150,7 +152,7 @@ CONFORMANCE_CASE(hinted_vectors, "__ldg __ldca __ldcg __ldcs __ldlu __ldcv __stw
     record_vectors<float4>(r, "float4", floats);
 }
 
-CONFORMANCE_CASE(hinted_publication, "__ldcv __ldcg __stcg __threadfence") {
+CONFORMANCE_CASE(hinted_publication, "__ldcv __stcg __threadfence") {
     constexpr unsigned kBlocks = 16;
     const auto u = conformance::u32_inputs();
     conformance::Buffer<unsigned> tickets(1), totals(kBlocks), flags(kBlocks), in(std::vector<unsigned>(u.begin(), u.begin() + kBlocks));

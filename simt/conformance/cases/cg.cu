@@ -72,7 +72,10 @@ __device__ void tile_members(const Tile& tile, unsigned v, unsigned* o) {
     int pred = -1;
     o[13] = tile.match_all(v % 2u, pred);
     o[14] = static_cast<unsigned>(pred);
-    o[15] = static_cast<unsigned>(tile.shfl(static_cast<double>(v) * 0.5, 0) * 4.0);  // an 8-byte value
+    // An 8-byte value; through unsigned long long, as 2v may not fit an unsigned
+    // (a double to unsigned conversion out of range is undefined: the H100
+    // saturates, x86 wraps).
+    o[15] = static_cast<unsigned>(static_cast<unsigned long long>(tile.shfl(static_cast<double>(v) * 0.5, 0) * 4.0));
 }
 
 template <unsigned S>

@@ -272,15 +272,18 @@ CONFORMANCE_CASE(float_fast_intrinsics,
     r.ulps("__fdividef(x, y), 2^126 < |y| < 2^128", pick(q, huge), 0);
     r.exact("__saturatef(x)", map<Saturatef, float>(x));  // cvt.sat: exact, a NaN and -0 to +0
 
-    // __sinf, __cosf: an absolute error of 2^-21.41 on [-pi, pi] (larger outside).
+    // On [-pi, pi] (larger outside) __sinf's absolute error is at most
+    // 2^-21.41, __cosf's 2^-21.19 (the Programming Guide's table of intrinsic
+    // functions; the H100 was 4.02e-7 off the emulator's __cosf at one input,
+    // more than 2^-21.41).
     const auto turn = keep_if(x, [](float v) { return std::fabs(v) <= 3.14159f; });
     r.absolute("__sinf(x), x in [-pi, pi]", map<Sinf_fast, float>(turn), 3.5888e-7);  // 2^-21.41
-    r.absolute("__cosf(x), x in [-pi, pi]", map<Cosf_fast, float>(turn), 3.5888e-7);  // 2^-21.41
+    r.absolute("__cosf(x), x in [-pi, pi]", map<Cosf_fast, float>(turn), 4.1637e-7);  // 2^-21.19
     const unsigned n = static_cast<unsigned>(turn.size());
     conformance::Buffer<float> d_turn(turn), s(n), c(n);
     k_sincosf_fast<<<conformance::blocks(n), 256>>>(n, d_turn, s, c);
-    r.absolute("__sincosf's sine", s.get(), 3.5888e-7);  // as __sinf's and __cosf's: 2^-21.41
-    r.absolute("__sincosf's cosine", c.get(), 3.5888e-7);
+    r.absolute("__sincosf's sine", s.get(), 3.5888e-7);  // as __sinf's: 2^-21.41
+    r.absolute("__sincosf's cosine", c.get(), 4.1637e-7);  // as __cosf's: 2^-21.19
     // __tanf: "derived from __sinf(x) * (1 / __cosf(x))" (no figure). On
     // [-pi/4, pi/4] (cos >= 0.707) the two 2^-21.41 errors give at most
     // 2^-21.41 * (1/0.707 + 0.707/0.5) = 1.02e-6, and the division's 2 ulp

@@ -244,7 +244,9 @@ CONFORMANCE_CASE(min_max_using_namespace_std, "min max") {
     const auto f = conformance::f32_inputs();
     conformance::Buffer<unsigned> d_start(start), out_u(n);
     conformance::Buffer<int> d_a(a), out_i(n);
-    conformance::Buffer<float> d_f(std::vector<float>(f.begin(), f.begin() + n)), out_f(n);
+    std::vector<float> floats(n);  // the float inputs, again from the start past their end
+    for (unsigned i = 0; i < n; ++i) floats[i] = f[i % f.size()];
+    conformance::Buffer<float> d_f(floats), out_f(n);
     k_student_bounds<<<conformance::blocks(n), 256>>>(n, d_start, d_a, d_f, out_u, out_i, out_f);
     r.exact("min(unsigned, 2048u) + max(unsigned, 7u)", out_u.get());
     r.exact("min(int, 100) - max(int, -100)", out_i.get());

@@ -82,10 +82,10 @@ void grid_sync(const char* file, int line);
 // and the 2- and 4-element vector types of those (char2 ... ulonglong2,
 // float2, float4, double2; not long2, nor 3-element ones). Each is one access
 // of the whole value, checked as the memory checks check any other, with the
-// caller's line. Those coherent at L2 (loads .cg and .cv, stores .cg and .wt),
-// with which look-back scans poll and publish flags, count as volatile
-// accesses do (memcheck.cpp; simt/README.md says why); the others (__ldg,
-// .ca, .cs, .lu loads may hit the SM's incoherent L1) are plain accesses.
+// caller's line. __ldcv and the stores .cg and .wt, with which look-back
+// scans poll and publish flags, count as volatile accesses do; the other
+// loads are weak (a fenced flag does not order them after another block's
+// write: memcheck.cpp's hinted_access), the stores .wb and .cs plain.
 // On a GPU they address global memory only: one that reaches a __shared__
 // array or a thread's local variable is reported and stops the launch.
 namespace simt {
@@ -160,7 +160,7 @@ SIMT_HINTED_LOAD(__ldg, false)
 SIMT_HINTED_LOAD(__ldca, false)
 SIMT_HINTED_LOAD(__ldcs, false)
 SIMT_HINTED_LOAD(__ldlu, false)
-SIMT_HINTED_LOAD(__ldcg, true)
+SIMT_HINTED_LOAD(__ldcg, false)
 SIMT_HINTED_LOAD(__ldcv, true)
 SIMT_HINTED_STORE(__stwb, false)
 SIMT_HINTED_STORE(__stcs, false)
