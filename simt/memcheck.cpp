@@ -222,9 +222,9 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     const auto tail = [&](std::uint32_t other_block) {
         if (global && other_block != block && g_weak_load)
             return " in the same launch, read with " + std::string(g_weak_load) +
-                   ", a weak load that no fence and flag order after another block's write (on an H100 a total "
-                   "published with __threadfence() and a flag and read with __ldcg came back stale): read another "
-                   "block's data with a plain, volatile or atomic load";
+                   ", a weak load that no fence and flag order after another block's write (CUDA writes it as inline "
+                   "PTX the compiler may move across a fence): read another block's data with a plain, volatile or "
+                   "atomic load";
         return global && other_block != block ? std::string(" in the same launch (its blocks run in no fixed order)")
                                               : std::string(" between the same two barriers");
     };
@@ -578,16 +578,17 @@ void library_access(const void* addr, std::size_t size, bool write, const void* 
 
 }  // namespace simt::detail
 
-// A cache-hinted load or store (thread.hpp) by the running thread. __ldcv,
-// __stcg and __stwt count as volatile accesses (checked as atomic on device
-// memory, a load as a spin-wait's poll, a store as a publication to other
-// blocks), __stwb and __stcs as plain stores. The other loads are weak: each
-// is a poll that never races with an atomic or volatile write (a flag), and
-// acquires as a volatile load does, but a plain write by another block in the
-// launch is a race with it however the two are fenced (the H100 read a
-// fenced, flagged total with __ldcg stale: conformance/cases/cache.cu).
-// An address in a __shared__ array or the thread's own stack, which the
-// global-only instructions cannot reach, stops the launch.
+// A cache-hinted load or store (thread.hpp) by the running thread. __ldcv
+// counts as a volatile load (a spin-wait's poll, checked as atomic on device
+// memory, acquiring what it reads). The stores are plain: CUDA writes each as
+// inline PTX without a memory clobber, which the compiler may move before a
+// fence, so a flag raised with __stcg publishes nothing (on an H100 running
+// totals published that way were read stale in every block:
+// conformance/cases/cache.cu). The other loads are weak for the same reason:
+// each is a poll that never races with an atomic or volatile write (a flag),
+// but a plain write by another block in the launch is a race with it however
+// the two are fenced. An address in a __shared__ array or the thread's own
+// stack, which the global-only instructions cannot reach, stops the launch.
 void simt::hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
                          const void* pc) {
     using namespace simt::detail;
@@ -605,7 +606,7 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, bool
         stop_launch();
     }
     if (write) {
-        on_access(address, size, true, pc, false, coherent);
+        on_access(address, size, true, pc);
     } else if (coherent) {
         volatile_read(address, size, pc);
     } else {

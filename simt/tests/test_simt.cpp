@@ -1425,6 +1425,20 @@ TEST_CASE("a weak cache-hinted load of another block's data is a race however it
     }
 }
 
+TEST_CASE("a flag raised with __stcg publishes nothing (the H100's stale totals): its poll and the data race") {
+    DeviceArray<unsigned> data(1), flag(1), out(2);
+    REQUIRE(simt::set_block_order("launch"));
+    simt::take_findings();
+    REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(launch_stcg_publication(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
+    REQUIRE(simt::set_block_order("default"));
+    const auto found = formatted_findings();
+    REQUIRE(found.size() == 1);  // one report per check and launch: the first, the flag's
+    CHECK(found[0].find("data race on global memory in kernel stcg_publication: block (1,0,0): the word at byte 0 of a "
+                        "4-byte device allocation, written by another block (serial 0) thread 0 at warp_kernels.cu:118 "
+                        "and read by thread 0 at warp_kernels.cu:120") == 0);
+}
+
 TEST_CASE("__nanosleep yields: a wait that polls only through it lets the block it waits for run") {
     const unsigned blocks = 12;
     DeviceArray<unsigned> tickets(1), flags(blocks);

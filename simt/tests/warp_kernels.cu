@@ -84,15 +84,15 @@ cudaError_t launch_bad_tile(unsigned* d_out) {
     return cudaGetLastError();
 }
 
-// The H100's stale total: block 0 writes data[0], fences and raises a flag
-// with __stcg; block 1 waits for it with __ldcv, fences and reads the data
-// with __ldcg (weak: reported), then again with a plain load (ordered: not).
+// Block 0 writes data[0], fences and raises a flag with a volatile store;
+// block 1 waits for it with __ldcv, fences and reads the data with __ldcg
+// (weak: reported), then again with a plain load (ordered: not).
 __global__ void weak_publication(unsigned* data, unsigned* flag, unsigned* out) {
     if (threadIdx.x != 0) return;
     if (blockIdx.x == 0) {
         data[0] = 7;
         __threadfence();
-        __stcg(flag, 1u);
+        *(volatile unsigned*)flag = 1u;
     } else {
         while (__ldcv(flag) == 0u) {
         }
@@ -104,5 +104,27 @@ __global__ void weak_publication(unsigned* data, unsigned* flag, unsigned* out) 
 
 cudaError_t launch_weak_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out) {
     weak_publication<<<2, 32>>>(d_data, d_flag, d_out);  // line 106
+    return cudaGetLastError();
+}
+
+// The H100's stale totals: the flag raised with __stcg after the fence (a
+// plain store here, as the compiler may move it before the fence): block 1's
+// __ldcv poll of it and its read of the data are races.
+__global__ void stcg_publication(unsigned* data, unsigned* flag, unsigned* out) {
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == 0) {
+        data[0] = 7;
+        __threadfence();
+        __stcg(flag, 1u);  // line 118
+    } else {
+        while (__ldcv(flag) == 0u) {  // line 120
+        }
+        __threadfence();
+        out[0] = data[0];  // line 123
+    }
+}
+
+cudaError_t launch_stcg_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out) {
+    stcg_publication<<<2, 32>>>(d_data, d_flag, d_out);  // line 128
     return cudaGetLastError();
 }

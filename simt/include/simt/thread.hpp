@@ -82,10 +82,11 @@ void grid_sync(const char* file, int line);
 // and the 2- and 4-element vector types of those (char2 ... ulonglong2,
 // float2, float4, double2; not long2, nor 3-element ones). Each is one access
 // of the whole value, checked as the memory checks check any other, with the
-// caller's line. __ldcv and the stores .cg and .wt, with which look-back
-// scans poll and publish flags, count as volatile accesses do; the other
-// loads are weak (a fenced flag does not order them after another block's
-// write: memcheck.cpp's hinted_access), the stores .wb and .cs plain.
+// caller's line. __ldcv counts as a volatile load does (a poll, and what
+// it reads acquired); the other loads are weak (memcheck.cpp's
+// hinted_access) and the stores plain: CUDA writes each as inline PTX with
+// no memory clobber, which the compiler may move across a fence (on an H100
+// a flag raised with __stcg after a fence was seen before the data).
 // On a GPU they address global memory only: one that reaches a __shared__
 // array or a thread's local variable is reported and stops the launch.
 namespace simt {
@@ -164,7 +165,7 @@ SIMT_HINTED_LOAD(__ldcg, false)
 SIMT_HINTED_LOAD(__ldcv, true)
 SIMT_HINTED_STORE(__stwb, false)
 SIMT_HINTED_STORE(__stcs, false)
-SIMT_HINTED_STORE(__stcg, true)
-SIMT_HINTED_STORE(__stwt, true)
+SIMT_HINTED_STORE(__stcg, false)
+SIMT_HINTED_STORE(__stwt, false)
 #undef SIMT_HINTED_LOAD
 #undef SIMT_HINTED_STORE
