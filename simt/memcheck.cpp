@@ -148,10 +148,10 @@ struct PublishState {
 // every block's clock is 1, so a write's clock is known without a lookup.
 PublishState g_publish;
 bool g_fenced = false;
-// The access being checked is a weak cache-hinted load (__ldg, __ldca, __ldcs,
-// __ldlu, __ldcg; its name here): a fence and a flag do not order it after
-// another block's plain write (hinted_access).
-thread_local const char* g_weak_load = nullptr;
+// The access being checked is a cache-hinted load (its name here), and
+// whether it is __ldg's, for data read-only for the launch (hinted_access).
+thread_local const char* g_hinted_load = nullptr;
+thread_local bool g_read_only_load = false;
 bool g_publish_pending = false;  // a volatile store published: yield at the thread's next checked access
 
 std::uint32_t& block_clock(std::uint32_t block) {
@@ -212,27 +212,35 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
     const auto conflicts = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who, std::uint16_t syncs,
                                std::uint32_t clock) {
         if (at < fresh_from || who == kNone) return false;
-        if (global && blk != block) return clock == kUnpublished || g_weak_load || !published(blk, clock);
+        if (global && blk != block) return clock == kUnpublished || g_read_only_load || !published(blk, clock);
         return at == interval && who != thread && !warp_ordered(who, syncs);
     };
     const auto who = [&](std::uint32_t blk, std::uint32_t t, std::uint32_t p) {
         return (global && blk != block ? "another block (serial " + std::to_string(blk) + ") " : std::string()) +
                thread_at(t, p);
     };
-    const auto tail = [&](std::uint32_t other_block) {
-        if (global && other_block != block && g_weak_load)
-            return " in the same launch, read with " + std::string(g_weak_load) +
-                   ", a weak load that no fence and flag order after another block's write (CUDA writes it as inline "
-                   "PTX the compiler may move across a fence): read another block's data with a plain, volatile or "
-                   "atomic load";
+    // A hinted load meets a write no release covers: name the load and why.
+    const auto tail = [&](std::uint32_t other_block, bool flag) -> std::string {
+        if (g_hinted_load != nullptr && g_read_only_load && global && other_block != block)
+            return " in the same launch, read with __ldg through the read-only cache, which the Programming Guide "
+                   "allows only for data read-only for the kernel's whole lifetime (a fence does not change that): "
+                   "read it with a plain load";
+        if (g_hinted_load != nullptr && flag)
+            return " in the same launch, read with " + std::string(g_hinted_load) +
+                   ", a load ptxas may hoist out of a loop like any ordinary load, so a loop that waits on it may "
+                   "not wait (on an H100 an empty loop polling a flag with __ldcv or __ldcg was removed and no block "
+                   "waited): poll with a volatile or atomic load";
         return global && other_block != block ? std::string(" in the same launch (its blocks run in no fixed order)")
                                               : std::string(" between the same two barriers");
     };
 
-    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) && !(atomic && w.w_atomic)) {
+    // A hinted load is recorded as an atomic read (a flag's write after it is
+    // no race) but checked as a plain one (it does not poll).
+    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) &&
+        !(atomic && w.w_atomic && g_hinted_load == nullptr)) {
         report(check, [&] {
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
-                   (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block);
+                   (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block, w.w_atomic);
         });
     } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread, w.r_syncs, kUnpublished) &&
                !(atomic && w.r_atomic)) {
@@ -242,7 +250,7 @@ void check_word(Word& w, bool write, bool atomic, std::uint32_t thread, std::uin
         if (t != kNone || (global && w.r_many_blocks))
             report(check, [&] {
                 return what() + " read by " + (t != kNone ? who(w.r_block, t, p) : std::string("another block")) +
-                       " and written by " + thread_at(thread, pc) + tail(w.r_block);
+                       " and written by " + thread_at(thread, pc) + tail(w.r_block, false);
             });
     }
 
@@ -578,18 +586,17 @@ void library_access(const void* addr, std::size_t size, bool write, const void* 
 
 }  // namespace simt::detail
 
-// A cache-hinted load or store (thread.hpp) by the running thread. __ldcv
-// counts as a volatile load (a spin-wait's poll, checked as atomic on device
-// memory, acquiring what it reads). The stores are plain: CUDA writes each as
-// inline PTX without a memory clobber, which the compiler may move before a
-// fence, so a flag raised with __stcg publishes nothing (on an H100 running
-// totals published that way were read stale in every block:
-// conformance/cases/cache.cu). The other loads are weak for the same reason:
-// each is a poll that never races with an atomic or volatile write (a flag),
-// but a plain write by another block in the launch is a race with it however
-// the two are fenced. An address in a __shared__ array or the thread's own
-// stack, which the global-only instructions cannot reach, stops the launch.
-void simt::hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
+// A cache-hinted load or store (thread.hpp) by the running thread, as ptxas
+// compiles it for an H100 (conformance/probes/publication.cu, simt/README.md):
+// a load is an ordinary one to ptxas, checked as a plain read (it acquires
+// nothing, and reading a flag another block raised is a race) that still
+// yields as a poll does, so a wait on one is reported, not spun for ever; __ldg's also races
+// with a write by another block however the two are fenced (the Programming
+// Guide gives it data read-only for the kernel's lifetime). __stcg and
+// __stwt are volatile stores (they publish), __stwb and __stcs plain ones.
+// An address in a __shared__ array or the thread's own stack, which the
+// global-only instructions cannot reach, stops the launch.
+void simt::hinted_access(const void* address, std::size_t size, bool write, Hint hint, const char* name,
                          const void* pc) {
     using namespace simt::detail;
     if (!in_kernel()) return;
@@ -606,13 +613,13 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, bool
         stop_launch();
     }
     if (write) {
-        on_access(address, size, true, pc);
-    } else if (coherent) {
-        volatile_read(address, size, pc);
+        on_access(address, size, true, pc, false, hint == Hint::strong);
     } else {
-        g_weak_load = name;
-        polled_read(address, size, pc, true, true);
-        g_weak_load = nullptr;
+        g_hinted_load = name;
+        g_read_only_load = hint == Hint::read_only;
+        polled_read(address, size, pc, true, false);
+        g_hinted_load = nullptr;
+        g_read_only_load = false;
     }
 }
 

@@ -893,6 +893,19 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
 
 cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t shared_bytes, void (*body)(void*),
                      void* closure, LaunchKind kind) {
+    // A launch from device code (dynamic parallelism) needs nvcc's -rdc=true,
+    // which the kit's CUDA build does not use, so nvcc rejects it; the
+    // emulator cannot nest one launch's fibers in another's.
+    if (detail::in_kernel()) {
+        g_launch->reports.add("kernel launch from device code", g_launch->block_serial,
+                              detail::block_name(g_launch->block_idx) + ": thread " +
+                                  std::to_string(detail::current_thread()) + " launched " + site.kernel + " at " +
+                                  detail::where(site.file, site.line) +
+                                  " from device code (dynamic parallelism), which nvcc rejects without -rdc=true "
+                                  "(the labs build without it): launch kernels from host code; the launch stopped "
+                                  "there");
+        detail::stop_launch();
+    }
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
     const bool cooperative = kind == LaunchKind::Cooperative;
     // The error alone names no launch: which one was refused, and why.

@@ -49,5 +49,5 @@ cudaError_t launch_activemask_loop(unsigned* d_out);
 cudaError_t launch_hinted_misuse(unsigned* d_data, unsigned* d_out, int which);
 cudaError_t launch_nanosleep_wait(unsigned* d_tickets, unsigned* d_flags, unsigned blocks);
 cudaError_t launch_bad_tile(unsigned* d_out);  // tiled_partition(block, 3)
-cudaError_t launch_weak_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out);  // warp_kernels.cu
-cudaError_t launch_stcg_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out);  // warp_kernels.cu
+cudaError_t launch_nested(unsigned* d_out);  // warp_kernels.cu: a launch from device code
+cudaError_t launch_hinted_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out, int how);  // warp_kernels.cu

@@ -1405,38 +1405,67 @@ TEST_CASE("cache-hinted accesses: global memory only, and data through __ldcg is
     CHECK(found[0].find("warp_kernels.cu:46") != std::string::npos);
 }
 
-TEST_CASE("a weak cache-hinted load of another block's data is a race however it is fenced (the H100's stale total)") {
-    DeviceArray<unsigned> data(1), flag(1), out(2);
-    REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
-    for (const char* order : {"launch", "reverse"}) {
-        CAPTURE(order);
+// The H100's measures (simt/README.md): a flag raised with __stcg or __stwt
+// publishes and __ldcg reads published data; a wait that polls with __ldcv or
+// __ldcg did not wait; __ldg may not read what the launch wrote.
+TEST_CASE("cache-hinted publication: what an H100 orders is no race, a hinted poll and __ldg of fresh data are") {
+    DeviceArray<unsigned> data(1), flag(1), out(1);
+    const auto run = [&](int how, const char* order) {
         REQUIRE(simt::set_block_order(order));
         simt::take_findings();
         REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
-        REQUIRE(launch_weak_publication(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
+        REQUIRE(cudaMemset(out.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+        REQUIRE(launch_hinted_publication(data.ptr, flag.ptr, out.ptr, how) == cudaSuccess);
         REQUIRE(simt::set_block_order("default"));
-        const auto found = formatted_findings();
-        REQUIRE(found.size() == 1);  // the __ldcg read; the plain one after it is ordered by the fence
-        CHECK(found[0].find("data race on global memory in kernel weak_publication: block (") == 0);
-        CHECK(found[0].find(") thread 0 at warp_kernels.cu:93 and read by thread 0 at warp_kernels.cu:100 in the same "
-                            "launch, read with __ldcg, a weak load that no fence and flag order after another block's "
-                            "write") != std::string::npos);
-        CHECK(download(out.ptr, 2) == std::vector<unsigned>{7, 7});
+        CHECK(download(out.ptr, 1) == std::vector<unsigned>{7});
+        return formatted_findings();
+    };
+    for (const char* order : {"launch", "reverse"}) {
+        CAPTURE(order);
+        for (int how : {0, 1, 2}) {
+            CAPTURE(how);
+            const auto found = run(how, order);
+            for (const auto& f : found) MESSAGE(f);
+            CHECK(found.empty());
+        }
+        for (const auto& [how, name, line] : {std::tuple{3, "__ldcv", 103}, std::tuple{4, "__ldcg", 104}}) {
+            CAPTURE(how);
+            const auto found = run(how, order);
+            REQUIRE(found.size() == 1);
+            MESSAGE(found[0]);
+            CHECK(found[0].find("data race on global memory in kernel hinted_publication: block (1,0,0): ") == 0);
+            CHECK(found[0].find(") thread 0 at warp_kernels.cu:101 and read by thread 0 at warp_kernels.cu:" +
+                                std::to_string(line) + " in the same launch, read with " + name +
+                                ", a load ptxas may hoist out of a loop like any ordinary load") !=
+                  std::string::npos);
+        }
+        auto found = run(5, order);
+        REQUIRE(found.size() == 1);
+        MESSAGE(found[0]);
+        CHECK(found[0].find(") thread 0 at warp_kernels.cu:96 and read by thread 0 at warp_kernels.cu:108 in the same "
+                            "launch, read with __ldg through the read-only cache") != std::string::npos);
+        found = run(6, order);  // a plain flag: its poll races with it (reported by whichever comes second)
+        REQUIRE(found.size() == 1);
+        MESSAGE(found[0]);
+        CHECK(found[0].find("data race on global memory in kernel hinted_publication") == 0);
+        CHECK(found[0].find("warp_kernels.cu:100") != std::string::npos);
+        CHECK(found[0].find("warp_kernels.cu:105") != std::string::npos);
+        CHECK(found[0].find("(its blocks run in no fixed order)") != std::string::npos);
     }
 }
 
-TEST_CASE("a flag raised with __stcg publishes nothing (the H100's stale totals): its poll and the data race") {
-    DeviceArray<unsigned> data(1), flag(1), out(2);
-    REQUIRE(simt::set_block_order("launch"));
+TEST_CASE("a launch from device code is reported and stops the launch, not the emulator") {
+    DeviceArray<unsigned> out(32);
+    REQUIRE(cudaMemset(out.ptr, 0, 32 * sizeof(unsigned)) == cudaSuccess);
     simt::take_findings();
-    REQUIRE(cudaMemset(flag.ptr, 0, sizeof(unsigned)) == cudaSuccess);
-    REQUIRE(launch_stcg_publication(data.ptr, flag.ptr, out.ptr) == cudaSuccess);
-    REQUIRE(simt::set_block_order("default"));
+    REQUIRE(launch_nested(out.ptr) == cudaSuccess);
     const auto found = formatted_findings();
-    REQUIRE(found.size() == 1);  // one report per check and launch: the first, the flag's
-    CHECK(found[0].find("data race on global memory in kernel stcg_publication: block (1,0,0): the word at byte 0 of a "
-                        "4-byte device allocation, written by another block (serial 0) thread 0 at warp_kernels.cu:118 "
-                        "and read by thread 0 at warp_kernels.cu:120") == 0);
+    REQUIRE(found.size() == 1);
+    MESSAGE(found[0]);
+    CHECK(found[0].find("kernel launch from device code in kernel nested_parent: block (0,0,0): thread 0 launched "
+                        "nested_child at warp_kernels.cu:121 from device code (dynamic parallelism), which nvcc "
+                        "rejects without -rdc=true") == 0);
+    CHECK(download(out.ptr, 32) == std::vector<unsigned>(32, 0u));  // the child never ran
 }
 
 TEST_CASE("__nanosleep yields: a wait that polls only through it lets the block it waits for run") {
@@ -1448,7 +1477,7 @@ TEST_CASE("__nanosleep yields: a wait that polls only through it lets the block 
     REQUIRE(launch_nanosleep_wait(tickets.ptr, flags.ptr, blocks) == cudaSuccess);
     for (const auto& f : formatted_findings()) {
         MESSAGE(f);
-        CHECK(f.rfind("data race on global memory", 0) == 0);  // the flag read with a plain __ldca: a race, not a hang
+        CHECK(f.rfind("data race on global memory", 0) == 0);  // the flag read with a plain load: a race, not a hang
     }
     const auto got = download(flags.ptr, blocks);
     CHECK(std::all_of(got.begin(), got.end(), [](unsigned v) { return v == 1; }));

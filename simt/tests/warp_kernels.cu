@@ -57,13 +57,13 @@ cudaError_t launch_hinted_misuse(unsigned* d_data, unsigned* d_out, int which) {
     return cudaGetLastError();
 }
 
-// A wait that polls only through __nanosleep (its flag read with __ldca, a
-// plain load, not a poll): the back-off yields, so the block it waits for runs.
+// A wait that polls only through __nanosleep (its flag read with a plain
+// load, not a poll): the back-off yields, so the block it waits for runs.
 __global__ void nanosleep_wait(unsigned* tickets, unsigned* flags) {
     if (threadIdx.x != 0) return;
     const unsigned ticket = atomicAdd(tickets, 1u);
     if (ticket > 0)
-        while (__ldca(&flags[ticket - 1]) == 0u) __nanosleep(64);
+        while (flags[ticket - 1] == 0u) __nanosleep(64);
     atomicExch(&flags[ticket], 1u);
 }
 
@@ -84,47 +84,44 @@ cudaError_t launch_bad_tile(unsigned* d_out) {
     return cudaGetLastError();
 }
 
-// Block 0 writes data[0], fences and raises a flag with a volatile store;
-// block 1 waits for it with __ldcv, fences and reads the data with __ldcg
-// (weak: reported), then again with a plain load (ordered: not).
-__global__ void weak_publication(unsigned* data, unsigned* flag, unsigned* out) {
+// A publication between two blocks, as ptxas compiles the hinted accesses
+// for an H100 (simt/README.md): block 0 writes data[0],
+// fences and raises a flag; block 1 waits for it, fences and reads the data.
+// `how`: 0 volatile flag, data read with __ldcg; 1 flag raised with __stcg;
+// 2 with __stwt; 3 the wait polls with __ldcv; 4 with __ldcg; 5 the data is
+// read with __ldg; 6 the flag is raised with __stcs.
+__global__ void hinted_publication(unsigned* data, unsigned* flag, unsigned* out, int how) {
     if (threadIdx.x != 0) return;
     if (blockIdx.x == 0) {
-        data[0] = 7;
+        data[0] = 7;  // line 96
         __threadfence();
-        *(volatile unsigned*)flag = 1u;
+        if (how == 1) __stcg(flag, 1u);
+        else if (how == 2) __stwt(flag, 1u);
+        else if (how == 6) __stcs(flag, 1u);  // line 100
+        else *(volatile unsigned*)flag = 1u;  // line 101
     } else {
-        while (__ldcv(flag) == 0u) {
-        }
+        if (how == 3) while (__ldcv(flag) == 0u) {}  // line 103
+        else if (how == 4) while (__ldcg(flag) == 0u) {}  // line 104
+        else while (*(volatile unsigned*)flag == 0u) {}  // line 105
         __threadfence();
-        out[0] = __ldcg(&data[0]);  // line 100
-        out[1] = data[0];
+        if (how == 0) out[0] = __ldcg(&data[0]);
+        else if (how == 5) out[0] = __ldg(&data[0]);  // line 108
+        else out[0] = data[0];
     }
 }
 
-cudaError_t launch_weak_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out) {
-    weak_publication<<<2, 32>>>(d_data, d_flag, d_out);  // line 106
+cudaError_t launch_hinted_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out, int how) {
+    hinted_publication<<<2, 32>>>(d_data, d_flag, d_out, how);
     return cudaGetLastError();
 }
 
-// The H100's stale totals: the flag raised with __stcg after the fence (a
-// plain store here, as the compiler may move it before the fence): block 1's
-// __ldcv poll of it and its read of the data are races.
-__global__ void stcg_publication(unsigned* data, unsigned* flag, unsigned* out) {
-    if (threadIdx.x != 0) return;
-    if (blockIdx.x == 0) {
-        data[0] = 7;
-        __threadfence();
-        __stcg(flag, 1u);  // line 118
-    } else {
-        while (__ldcv(flag) == 0u) {  // line 120
-        }
-        __threadfence();
-        out[0] = data[0];  // line 123
-    }
+// A launch from device code (dynamic parallelism; nvcc needs -rdc=true).
+__global__ void nested_child(unsigned* out) { out[threadIdx.x] = 1u; }
+__global__ void nested_parent(unsigned* out) {
+    if (threadIdx.x == 0) nested_child<<<1, 32>>>(out);  // line 121
 }
 
-cudaError_t launch_stcg_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out) {
-    stcg_publication<<<2, 32>>>(d_data, d_flag, d_out);  // line 128
+cudaError_t launch_nested(unsigned* d_out) {
+    nested_parent<<<1, 32>>>(d_out);
     return cudaGetLastError();
 }

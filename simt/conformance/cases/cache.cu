@@ -98,25 +98,28 @@ void record_vectors(conformance::Results& r, const char* type, const std::vector
 }
 
 // A chained publication, as a look-back scan's: each block takes a ticket,
-// waits for the flag of the block before it (__ldcv), reads its total after a
-// fence, adds its own and publishes: the total with a plain store,
-// __threadfence(), then the flag with a volatile store. With the flag raised
-// by __stcg instead, every block on the H100 read its predecessor's total as
-// 0 (CUDA's __stcg is inline PTX the compiler may move before the fence; the
-// emulator reports it: memcheck.cpp's hinted_access).
+// waits for the flag of the block before it (a volatile poll), fences, reads
+// its total, adds its own and publishes: the total with a plain store,
+// __threadfence(), then the flag. kHow 0 reads the total with __ldcg and
+// raises the flag with __stcg, 1 with __ldcv and __stwt: ptxas makes both
+// stores strong and the loads read what the fence ordered. (A wait that
+// polls with __ldcv or __ldcg is no wait on an H100: ptxas removed the empty
+// loop; the emulator reports it, memcheck.cpp's hinted_access.)
+template <int kHow>
 __global__ void k_publish(unsigned* tickets, unsigned* totals, unsigned* flags, const unsigned* in) {
     if (threadIdx.x != 0) return;
     const unsigned ticket = atomicAdd(tickets, 1u);
     unsigned prior = 0;
     if (ticket > 0) {
-        while (__ldcv(&flags[ticket - 1]) == 0u) {
+        while (*(volatile unsigned*)&flags[ticket - 1] == 0u) {
         }
         __threadfence();
-        prior = totals[ticket - 1];
+        prior = kHow == 0 ? __ldcg(&totals[ticket - 1]) : __ldcv(&totals[ticket - 1]);
     }
     totals[ticket] = prior + in[ticket];
     __threadfence();
-    *(volatile unsigned*)&flags[ticket] = 1u;
+    if (kHow == 0) __stcg(&flags[ticket], 1u);
+    else __stwt(&flags[ticket], 1u);
 }
 
 template <typename T, typename U>
@@ -153,11 +156,16 @@ CONFORMANCE_CASE(hinted_vectors, "__ldg __ldca __ldcg __ldcs __ldlu __ldcv __stw
     record_vectors<float4>(r, "float4", floats);
 }
 
-CONFORMANCE_CASE(hinted_publication, "__ldcv __threadfence") {
+CONFORMANCE_CASE(hinted_publication, "__ldcg __ldcv __stcg __stwt __threadfence") {
     constexpr unsigned kBlocks = 16;
     const auto u = conformance::u32_inputs();
-    conformance::Buffer<unsigned> tickets(1), totals(kBlocks), flags(kBlocks), in(std::vector<unsigned>(u.begin(), u.begin() + kBlocks));
-    k_publish<<<kBlocks, 64>>>(tickets, totals, flags, in);
-    r.exact("running totals in ticket order", totals.get());
-    r.exact("flags", flags.get());
+    const std::vector<unsigned> values(u.begin(), u.begin() + kBlocks);
+    conformance::Buffer<unsigned> tickets(1), totals(kBlocks), flags(kBlocks), in(values);
+    k_publish<0><<<kBlocks, 64>>>(tickets, totals, flags, in);
+    r.exact("running totals read with __ldcg, flags raised with __stcg", totals.get());
+    r.exact("flags raised with __stcg", flags.get());
+    conformance::Buffer<unsigned> tickets2(1), totals2(kBlocks), flags2(kBlocks);
+    k_publish<1><<<kBlocks, 64>>>(tickets2, totals2, flags2, in);
+    r.exact("running totals read with __ldcv, flags raised with __stwt", totals2.get());
+    r.exact("flags raised with __stwt", flags2.get());
 }

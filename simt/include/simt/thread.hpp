@@ -82,11 +82,14 @@ void grid_sync(const char* file, int line);
 // and the 2- and 4-element vector types of those (char2 ... ulonglong2,
 // float2, float4, double2; not long2, nor 3-element ones). Each is one access
 // of the whole value, checked as the memory checks check any other, with the
-// caller's line. __ldcv counts as a volatile load does (a poll, and what
-// it reads acquired); the other loads are weak (memcheck.cpp's
-// hinted_access) and the stores plain: CUDA writes each as inline PTX with
-// no memory clobber, which the compiler may move across a fence (on an H100
-// a flag raised with __stcg after a fence was seen before the data).
+// caller's line. ptxas treats the loads as ordinary ones: they read data
+// another block published (a flag, then a fence) as a plain load does, but a
+// spin on one is no poll (on an H100 ptxas removed an empty loop waiting on
+// __ldcv or __ldcg: no block waited), and __ldg, through the read-only cache,
+// is for data no thread writes during the launch (the Programming Guide).
+// __stcg and __stwt become strong stores (STG.E.STRONG.GPU and .SYS), so a
+// flag raised with them after a fence publishes as a volatile store does;
+// __stwb and __stcs are plain stores.
 // On a GPU they address global memory only: one that reaches a __shared__
 // array or a thread's local variable is reported and stops the launch.
 namespace simt {
@@ -123,9 +126,11 @@ struct hinted_vector<T, std::void_t<decltype(T::x), decltype(T::y)>> {
 template <typename T>
 inline constexpr bool hinted_type = hinted_scalar<T> || hinted_vector<T>::value;
 
+// How the race checks see a hinted access (above).
+enum class Hint : unsigned char { weak, read_only, strong };
+
 // The checks of one hinted access (memcheck.cpp); `pc` is the caller's.
-void hinted_access(const void* address, std::size_t size, bool write, bool coherent, const char* name,
-                   const void* pc);
+void hinted_access(const void* address, std::size_t size, bool write, Hint hint, const char* name, const void* pc);
 
 template <typename T>
 struct identity {
@@ -136,36 +141,38 @@ struct identity {
 
 // Each is not inlined, so __builtin_return_address(0) is the kernel's line,
 // and not instrumented: hinted_access is the access's check.
-#define SIMT_HINTED_LOAD(name, coherent)                                                                  \
+#define SIMT_HINTED_LOAD(name, hint)                                                                      \
     template <typename T>                                                                                 \
     __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) T name(const T* address) {                              \
         static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
                                               "integer types but bool, float, double and their 2- and "   \
                                               "4-element vector types)");                                 \
-        ::simt::hinted_access(address, sizeof(T), false, coherent, #name, __builtin_return_address(0));   \
+        ::simt::hinted_access(address, sizeof(T), false, ::simt::Hint::hint, #name,                       \
+                               __builtin_return_address(0));                                              \
         T value;                                                                                          \
         std::memcpy(&value, address, sizeof(T));                                                          \
         return value;                                                                                     \
     }
-#define SIMT_HINTED_STORE(name, coherent)                                                                 \
+#define SIMT_HINTED_STORE(name, hint)                                                                     \
     template <typename T>                                                                                 \
     __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage)) void name(T* address,                \
                                                             typename ::simt::identity<T>::type value) {   \
         static_assert(::simt::hinted_type<T>, "simt: no " #name " for this type (CUDA has it for the "   \
                                               "integer types but bool, float, double and their 2- and "   \
                                               "4-element vector types)");                                 \
-        ::simt::hinted_access(address, sizeof(T), true, coherent, #name, __builtin_return_address(0));    \
+        ::simt::hinted_access(address, sizeof(T), true, ::simt::Hint::hint, #name,                        \
+                               __builtin_return_address(0));                                              \
         std::memcpy(address, &value, sizeof(T));                                                          \
     }
-SIMT_HINTED_LOAD(__ldg, false)
-SIMT_HINTED_LOAD(__ldca, false)
-SIMT_HINTED_LOAD(__ldcs, false)
-SIMT_HINTED_LOAD(__ldlu, false)
-SIMT_HINTED_LOAD(__ldcg, false)
-SIMT_HINTED_LOAD(__ldcv, true)
-SIMT_HINTED_STORE(__stwb, false)
-SIMT_HINTED_STORE(__stcs, false)
-SIMT_HINTED_STORE(__stcg, false)
-SIMT_HINTED_STORE(__stwt, false)
+SIMT_HINTED_LOAD(__ldg, read_only)
+SIMT_HINTED_LOAD(__ldca, weak)
+SIMT_HINTED_LOAD(__ldcs, weak)
+SIMT_HINTED_LOAD(__ldlu, weak)
+SIMT_HINTED_LOAD(__ldcg, weak)
+SIMT_HINTED_LOAD(__ldcv, weak)
+SIMT_HINTED_STORE(__stwb, weak)
+SIMT_HINTED_STORE(__stcs, weak)
+SIMT_HINTED_STORE(__stcg, strong)
+SIMT_HINTED_STORE(__stwt, strong)
 #undef SIMT_HINTED_LOAD
 #undef SIMT_HINTED_STORE
