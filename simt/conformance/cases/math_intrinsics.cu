@@ -13,66 +13,19 @@
 #include <vector>
 
 #include "conformance.hpp"
+#include "map.hpp"
 
 namespace {
 
-template <typename Op, typename R, typename A>
-__global__ void k_map1(unsigned n, R* out, const A* a) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = Op{}(a[i]);
-}
-template <typename Op, typename R, typename A, typename B>
-__global__ void k_map2(unsigned n, R* out, const A* a, const B* b) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = Op{}(a[i], b[i]);
-}
-template <typename Op, typename R, typename A, typename B, typename C>
-__global__ void k_map3(unsigned n, R* out, const A* a, const B* b, const C* c) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = Op{}(a[i], b[i], c[i]);
-}
-
 // Op applied on the device to each element of the inputs (all of one length).
-template <typename Op, typename R, typename A>
-std::vector<R> map(const std::vector<A>& a) {
-    const unsigned n = static_cast<unsigned>(a.size());
-    conformance::Buffer<A> d_a(a);
-    conformance::Buffer<R> out(n);
-    k_map1<Op, R, A><<<conformance::blocks(n), 256>>>(n, out, d_a);
-    return out.get();
+template <typename Op, typename R, typename... A>
+std::vector<R> map(const std::vector<A>&... a) {
+    return conformance::map_with<R>(
+        [](unsigned n, R* out, const A*... d) {
+            conformance::k_map<Op, R, A...><<<conformance::blocks(n), 256>>>(n, out, d...);
+        },
+        a...);
 }
-template <typename Op, typename R, typename A, typename B>
-std::vector<R> map(const std::vector<A>& a, const std::vector<B>& b) {
-    const unsigned n = static_cast<unsigned>(a.size());
-    conformance::Buffer<A> d_a(a);
-    conformance::Buffer<B> d_b(b);
-    conformance::Buffer<R> out(n);
-    k_map2<Op, R, A, B><<<conformance::blocks(n), 256>>>(n, out, d_a, d_b);
-    return out.get();
-}
-template <typename Op, typename R, typename A, typename B, typename C>
-std::vector<R> map(const std::vector<A>& a, const std::vector<B>& b, const std::vector<C>& c) {
-    const unsigned n = static_cast<unsigned>(a.size());
-    conformance::Buffer<A> d_a(a);
-    conformance::Buffer<B> d_b(b);
-    conformance::Buffer<C> d_c(c);
-    conformance::Buffer<R> out(n);
-    k_map3<Op, R, A, B, C><<<conformance::blocks(n), 256>>>(n, out, d_a, d_b, d_c);
-    return out.get();
-}
-
-#define OP1(Name, R, T, expr) \
-    struct Name {             \
-        __device__ R operator()(T x) const { return expr; } \
-    };
-#define OP2(Name, R, T, U, expr) \
-    struct Name {                \
-        __device__ R operator()(T x, U y) const { return expr; } \
-    };
-#define OP3(Name, R, T, U, V, expr) \
-    struct Name {                   \
-        __device__ R operator()(T x, U y, V z) const { return expr; } \
-    };
 
 // ---- inputs -------------------------------------------------------------------------
 std::vector<float> fx() { return conformance::f32_inputs(); }
