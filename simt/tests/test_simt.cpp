@@ -93,9 +93,11 @@ TEST_CASE("rewriter: a file that uses __CUDA_ARCH__ becomes a host pass and a de
     CHECK(device_pass.find("static auto& count = ::lab::count; static auto& a = ::lab::a;") != std::string::npos);
     CHECK(device_pass.find("constexpr __device__ int kBlock = 32;") != std::string::npos);
     CHECK(device_pass.find("::simt::device_kernel<0, &lab::k>(::simt::Site<0>{}, [] {})(p);") != std::string::npos);
-    const std::string end = "\n}  // namespace __simt_device\n#undef __CUDA_ARCH__\n";
+    const std::string end = "\n}  // namespace __simt_device\n#undef __CUDA_ARCH__\n#pragma GCC diagnostic pop\n";
     CHECK(out.rfind(end) == out.size() - end.size());
-    CHECK(count_lines(device_pass) == count_lines(src) + 3 + 3);  // #define, namespace, #line; the closing lines
+    CHECK(count_lines(device_pass) == count_lines(src) + 3 + 4);  // #define, namespace, #line; the closing lines
+    // Its launches drop their configurations: no unused-variable warnings there.
+    CHECK(host_pass.find("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n") != std::string::npos);
     // A file without __CUDA_ARCH__ is compiled once.
     CHECK(simt::rewrite("__global__ void k() {}\n", "x.cu").find("__simt_device") == std::string::npos);
 }
