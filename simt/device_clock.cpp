@@ -5,10 +5,7 @@
 // clock() take this definition instead of the C library's.
 #include <time.h>
 
-namespace simt::detail {
-bool in_kernel();
-long long device_clock();
-}  // namespace simt::detail
+#include "internal.hpp"
 
 extern "C" clock_t clock() noexcept {
     if (simt::detail::in_kernel()) return static_cast<clock_t>(simt::detail::device_clock());

@@ -45,8 +45,23 @@ struct LaunchState {
     LaunchReports reports;
 };
 
-LaunchState* current_launch();  // null outside a launch
-unsigned current_thread();      // linear thread index in the block; valid inside a kernel
+// The running launch (null outside one) and GPU thread (its linear index in
+// the block, kNoThread outside a kernel), as runtime.cpp's scheduler sets
+// them: inline, for the memory checks ask on every access.
+constexpr unsigned kNoThread = ~0u;
+inline thread_local LaunchState* g_running_launch = nullptr;
+inline thread_local unsigned g_thread = kNoThread;
+inline LaunchState* current_launch() { return g_running_launch; }
+inline unsigned current_thread() { return g_thread; }  // valid inside a kernel
+inline bool in_kernel() { return g_thread != kNoThread; }
+// The running GPU thread's own stack, [g_stack_low, g_stack_high): its locals.
+inline thread_local const unsigned char* g_stack_low = nullptr;
+inline thread_local const unsigned char* g_stack_high = nullptr;
+inline bool on_fiber_stack(const void* p) {
+    const auto* q = static_cast<const unsigned char*>(p);
+    return q >= g_stack_low && q < g_stack_high;
+}
+long long device_clock();  // clock64()'s counter, which grows with every read
 // The running thread's warp: how many __syncwarp rendezvous it has completed
 // (modulo 2^16) and the lanes that met at the last one. Two accesses of one
 // barrier interval by lanes of one warp are ordered when a __syncwarp both
@@ -59,8 +74,6 @@ WarpSyncs current_warp_syncs();
 // Whether this launch has completed a __syncwarp rendezvous (until then every
 // warp's count is 0, so the checks need not ask); cleared when a launch ends.
 inline bool g_syncwarp_seen = false;
-bool in_kernel();
-bool on_fiber_stack(const void* p);  // the running GPU thread's own stack
 std::size_t dynamic_shared_size();  // bytes of this launch's extern __shared__ memory
 
 // Memory checks, called by the scheduler.
