@@ -1007,15 +1007,17 @@ bool decided_by_the_code(const LabState& state) {
     return true;
 }
 
-// The first library of the rubric's forbid list for the lab that scan.cu
-// uses, as the message that rejects it; "" when it uses none.
-std::string forbidden_library(const Context& ctx, const catalog::Lab& lab, const std::vector<simt::Limit>& limits) {
+// The first scan of a library on the rubric's forbid list for the lab that
+// scan.cu calls, as the message that rejects it; "" when it calls none. The
+// libraries' other names are the emulator's limits, graded on a GPU.
+std::string forbidden_library(const Context& ctx, const catalog::Lab& lab, const std::string& source) {
     const auto it = ctx.rubric.forbid.find(lab.id);
     if (it == ctx.rubric.forbid.end()) return "";
-    for (const simt::Limit& l : limits)
+    for (const simt::Limit& l : simt::find_library_scans(source))
         if (std::find(it->second.begin(), it->second.end(), l.construct) != it->second.end())
-            return "scan.cu:" + std::to_string(l.line) + " uses " + l.construct + " (`" + l.written + "`), which lab " +
-                   lab.id.substr(0, 2) + " does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)";
+            return "scan.cu:" + std::to_string(l.line) + " calls " + l.construct + "'s scan (`" + l.written +
+                   "`), which lab " + lab.id.substr(0, 2) +
+                   " does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)";
     return "";
 }
 
@@ -1190,7 +1192,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             if (const std::string broken = source_policy(out.source); !broken.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
                 out.submitted = true;
-            } else if (const std::string library = forbidden_library(ctx, *state->lab, state->limits); !library.empty()) {
+            } else if (const std::string library = forbidden_library(ctx, *state->lab, out.source); !library.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the rubric: " + library, "Not built: " + library + "\n");
                 out.submitted = true;
             } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, out.source) : "";

@@ -34,9 +34,9 @@ struct Rubric {
     bool hidden_seed_from_secret = false;  // it did
     std::map<std::string, Weights> weights;                                   // per lab id
     std::map<std::string, std::vector<datasets::Spec>> hidden;                // per lab id, seeds drawn here
-    // Per lab id: the device-wide libraries its scan.cu may not use, as the
-    // emulator's limits name them ("CUB", "Thrust"): "forbid" for every lab,
-    // labs.<id>.forbid for one. A lab that uses one is not built.
+    // Per lab id: the libraries whose scans its scan.cu may not call
+    // ("CUB", "Thrust"; simt::find_library_scans): "forbid" for every lab,
+    // labs.<id>.forbid for one. A lab that calls one is not built.
     std::map<std::string, std::vector<std::string>> forbid;
     double build_timeout_s = 600, run_base_s = 10, run_per_million_s = 15, gpu_per_million_s = 2;
     // On a GPU a lab's datasets run in one process: the first gets run_base_s

@@ -271,6 +271,55 @@ std::vector<Limit> find_limits(const std::string& source, const std::string& shi
     return out;
 }
 
+std::vector<Limit> find_library_scans(const std::string& source) {
+    struct Scan {
+        const char* library;    // the namespace
+        const char* construct;  // the rubric's name for it
+        std::vector<std::string> names;
+    };
+    static const Scan kScans[] = {
+        {"cub", "CUB", {"DeviceScan", "BlockScan", "WarpScan"}},
+        {"thrust", "Thrust",
+         {"inclusive_scan", "exclusive_scan", "inclusive_scan_by_key", "exclusive_scan_by_key",
+          "transform_inclusive_scan", "transform_exclusive_scan"}},
+    };
+    static const std::regex using_cub(R"(\busing\s+namespace\s+(::\s*)?cub\s*;)"),
+        using_thrust(R"(\busing\s+namespace\s+(::\s*)?thrust\s*;)");
+    const std::vector<bool> code = text::code_mask(source);
+    const bool opened[] = {std::regex_search(source, using_cub), std::regex_search(source, using_thrust)};
+    std::vector<Limit> out;
+    for (std::size_t i = 0; i < source.size();) {
+        if (!code[i] || !text::is_ident(source[i]) || (i > 0 && text::is_ident(source[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < source.size() && text::is_ident(source[end])) ++end;
+        const std::string word = source.substr(i, end - i);
+        // The namespace that qualifies the word, "" where none does.
+        std::string qualifier;
+        std::size_t q = i;
+        while (q > 0 && std::isspace(static_cast<unsigned char>(source[q - 1]))) --q;
+        if (q >= 2 && source.compare(q - 2, 2, "::") == 0) {
+            std::size_t e = q - 2;
+            while (e > 0 && std::isspace(static_cast<unsigned char>(source[e - 1]))) --e;
+            std::size_t b = e;
+            while (b > 0 && text::is_ident(source[b - 1])) --b;
+            qualifier = source.substr(b, e - b);
+            if (qualifier.empty()) qualifier = "::";
+        }
+        for (std::size_t k = 0; k < 2; ++k) {
+            const Scan& scan = kScans[k];
+            if (std::find(scan.names.begin(), scan.names.end(), word) == scan.names.end()) continue;
+            if (qualifier == scan.library || (opened[k] && (qualifier.empty() || qualifier == "::")))
+                out.push_back({scan.construct, std::string(scan.library) + "::" + word,
+                               static_cast<int>(text::line_of(source, i))});
+        }
+        i = end;
+    }
+    return out;
+}
+
 std::string encode_limits(const std::string& file, const std::vector<Limit>& limits) {
     std::string out = file + "\n";
     for (const Limit& l : limits) out += std::to_string(l.line) + "\t" + l.construct + "\t" + l.written + "\n";

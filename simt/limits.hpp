@@ -22,6 +22,15 @@ struct Limit {
 // toolkit is a limit.
 std::vector<Limit> find_limits(const std::string& source, const std::string& shim_dir);
 
+// The scans of CUB and Thrust that `source` calls, as limits whose construct
+// names the library ("CUB", "Thrust") and `written` the scan
+// ("cub::DeviceScan", "thrust::inclusive_scan"): CUB's DeviceScan, BlockScan
+// and WarpScan, Thrust's six scan algorithms, qualified or after a using
+// directive of their namespace. What a rubric's forbid list rejects; the
+// libraries' other names (thrust::pair, cub::Sum) are limits of the emulator
+// alone, and cooperative groups' scans are CUDA's own.
+std::vector<Limit> find_library_scans(const std::string& source);
+
 // The records the rewriter leaves in a file it did not build, as a C string
 // in the marker (simt_kit_limits), and reading them back: the file's name,
 // then a line per limit.

@@ -152,13 +152,18 @@ grep -q "out-of-bounds access in kernel ks_exclusive: block (0,0,0): thread 0 re
 
 # Issue 30: inline PTX is the emulator's limit, not the student's error:
 # graded on the GPU alone, or "needs a GPU to grade" without one, and flagged
-# in the gradebook either way; CUB is refused by the rubric.
+# in the gradebook either way, as is Thrust's pair; CUB's scan is refused by
+# the rubric.
 grep -q '^lab05-inline-ptx,.*,05-decoupled-lookback: \(needs a GPU to grade\|graded on the GPU only\) (emulator limit),' "$out/gradebook.csv" \
     && grep -q '`asm` (inline PTX) at scan.cu:41' "$out/lab05-inline-ptx/feedback.txt" \
     && expect yes "inline PTX: graded on a GPU or needs one, flagged in gradebook.csv, its line named" \
     || expect no "inline PTX: graded on a GPU or needs one, flagged in gradebook.csv, its line named"
-grep -q 'scan.cu:6 uses CUB (`#include <cub/cub.cuh>`), which lab 04 does not allow' "$out/lab04-cub-device-scan/feedback.txt" \
-    && expect yes "CUB refused by the rubric, its line named" || expect no "CUB refused by the rubric, its line named"
+grep -q '^lab05-thrust-pair-lookback,.*,05-decoupled-lookback: \(needs a GPU to grade\|graded on the GPU only\) (emulator limit),' "$out/gradebook.csv" \
+    && grep -q '`#include <thrust/pair.h>` (Thrust) at scan.cu:12' "$out/lab05-thrust-pair-lookback/feedback.txt" \
+    && expect yes "thrust::pair: not refused, graded on a GPU or needs one, flagged in gradebook.csv" \
+    || expect no "thrust::pair: not refused, graded on a GPU or needs one, flagged in gradebook.csv"
+grep -q "scan.cu:14 calls CUB's scan (\`cub::DeviceScan\`), which lab 04 does not allow" "$out/lab04-cub-device-scan/feedback.txt" \
+    && expect yes "CUB's scan refused by the rubric, its line named" || expect no "CUB's scan refused by the rubric, its line named"
 
 # The divergence feedback names the likely cause: the modulo mapping, in the tree(s) where it is.
 grep -q '^      80% of the reference.s level; likely the modulo mapping in the reduction tree$' "$out/lab02-modulo-mapping/feedback.txt" \

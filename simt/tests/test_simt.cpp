@@ -237,6 +237,34 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
           std::string::npos);
 }
 
+TEST_CASE("library scans: CUB's and Thrust's scans, not their other names nor cooperative groups' scans") {
+    const std::string source =
+        "#include <cub/cub.cuh>\n"                                        // 1
+        "#include <thrust/pair.h>\n"                                      // 2
+        "// cub::DeviceScan::InclusiveSum in a comment\n"                 // 3
+        "__device__ thrust::pair<int, float> best;\n"                     // 4: not a scan
+        "void f(float* a, float* b, int n) {\n"                           // 5
+        "    cub::DeviceScan::InclusiveSum(0, bytes, a, b, n);\n"         // 6
+        "    thrust :: inclusive_scan(thrust::device, a, a + n, b);\n"    // 7
+        "    typedef cub::BlockScan<float, 128> S; cub::Sum op;\n"        // 8: BlockScan, not Sum
+        "    cg::inclusive_scan(tile, x); std::exclusive_scan(a, a, b);\n"  // 9: CUDA's and C++'s own
+        "    float my_inclusive_scan = 0; BlockScan x;\n"                  // 10: unqualified, no using
+        "}\n";
+    const std::vector<simt::Limit> found = simt::find_library_scans(source);
+    REQUIRE(found.size() == 3);
+    CHECK((found[0].construct == "CUB" && found[0].written == "cub::DeviceScan" && found[0].line == 6));
+    CHECK((found[1].construct == "Thrust" && found[1].written == "thrust::inclusive_scan" && found[1].line == 7));
+    CHECK((found[2].construct == "CUB" && found[2].written == "cub::BlockScan" && found[2].line == 8));
+    // After a using directive an unqualified name counts; one another namespace qualifies does not.
+    const std::vector<simt::Limit> opened = simt::find_library_scans(
+        "using namespace thrust;\nusing namespace cub;\nvoid f() { exclusive_scan(device, a, a, b); "
+        "cg::exclusive_scan(t, 1); WarpScan<int> w; }\n");
+    REQUIRE(opened.size() == 2);
+    CHECK((opened[0].written == "thrust::exclusive_scan" && opened[0].line == 3));
+    CHECK((opened[1].written == "cub::WarpScan" && opened[1].construct == "CUB"));
+    CHECK(simt::find_library_scans("#include <thrust/pair.h>\nthrust::pair<int, int> p; cub::Max m;\n").empty());
+}
+
 TEST_CASE("blocks get private shared memory and barriers order their threads") {
     const unsigned blocks = 5, threads = 1024, n = blocks * threads;
     std::vector<int> in(n);
