@@ -268,11 +268,19 @@ std::string show(const std::string& type, std::uint64_t b) {
     return "0x" + hex(b) + " (" + s + ")";
 }
 
+// What ran the cases: the emulator, or (nvcc's build checking a GPU against
+// the committed records) this GPU.
+#ifdef CONFORMANCE_EMULATOR
+constexpr const char* kThisRun = "the emulator";
+#else
+constexpr const char* kThisRun = "this GPU";
+#endif
+
 // The differences of one case against its record, a line each (at most a few per array).
 std::vector<std::string> compare(const conformance::Results& mine, const Recorded& want) {
     std::vector<std::string> out;
-    if (!want.problem.empty()) out.push_back("the GPU could not run it: " + want.problem);
-    if (!mine.problem.empty()) out.push_back("the emulator could not run it: " + mine.problem);
+    if (!want.problem.empty()) out.push_back("the recorded GPU could not run it: " + want.problem);
+    if (!mine.problem.empty()) out.push_back(std::string(kThisRun) + " could not run it: " + mine.problem);
     if (!out.empty()) return out;
     if (mine.values.size() != want.values.size())
         return {std::to_string(mine.values.size()) + " arrays against the record's " + std::to_string(want.values.size()) +
@@ -291,8 +299,8 @@ std::vector<std::string> compare(const conformance::Results& mine, const Recorde
             if (same(w, w.bits[i], m.bits[i], &why)) continue;
             ++differ;
             if (shown++ < 3)
-                out.push_back(m.label + "[" + std::to_string(i) + "]: the emulator " + show(m.type, m.bits[i]) +
-                              ", the GPU " + show(w.type, w.bits[i]) + (why.empty() ? "" : ", " + why) +
+                out.push_back(m.label + "[" + std::to_string(i) + "]: " + kThisRun + " " + show(m.type, m.bits[i]) +
+                              ", the record " + show(w.type, w.bits[i]) + (why.empty() ? "" : ", " + why) +
                               (w.how == How::Exact ? " (exact)" : " (bound " + std::to_string(w.tolerance) + ")"));
         }
         if (differ > shown) out.push_back(m.label + ": " + std::to_string(differ - shown) + " more differ");
