@@ -66,7 +66,9 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
                    or launch; a GPU promises no order, so a right scan is
                    right in every one
   --check          instead of the tests: the table the grader would give on
-                   the public datasets and this machine (./scan-labs check)
+                   the public datasets and this machine (./scan-labs check);
+                   exit 1 when it falls short of full points, as a failing
+                   test does, 2 on an error
   --timing FILE    with --check: scan-bench's --json of this lab at the
                    rubric's timing size, for the timing row (GPU only)
   --verify-targets with --check: only the divergence run; exit 1 unless this
