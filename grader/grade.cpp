@@ -266,7 +266,7 @@ struct Unit {
 // What grading one lab gathers before it is scored.
 struct LabState {
     const catalog::Lab* lab;
-    std::string file;
+    LabFile file;
     std::vector<simt::Limit> limits;  // what of its scan.cu the emulator cannot run (simt/limits.hpp)
     // Where the emulator cannot run it and a GPU grades it alone: the index
     // of the emulator's workspace, whose verdicts then do not count; else -1.
@@ -1165,7 +1165,12 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         std::string list;
         for (std::size_t i = 0; i < sub.ignored.size() && i < 8; ++i) list += (i ? ", " : "") + sub.ignored[i];
         if (sub.ignored.size() > 8) list += " and " + std::to_string(sub.ignored.size() - 8) + " more";
-        report.notes.push_back("ignored (only each lab's scan.cu is graded): " + list);
+        report.notes.push_back("ignored (only each lab's scan.cu and the headers it includes are graded): " + list);
+    }
+    if (!sub.left_out.empty()) {
+        std::string list;
+        for (const std::string& l : sub.left_out) list += (list.empty() ? "" : ", ") + l;
+        report.notes.push_back("left out unread: " + list);
     }
     const auto progress = [&](const std::string& line) {
         if (ctx.progress) ctx.progress(sub.name + ": " + line);
@@ -1174,7 +1179,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     // The labs that were submitted and meet the source rules are built, every
     // lab in one Ninja run per backend, the backends at once.
     std::vector<std::unique_ptr<LabState>> states;
-    std::vector<std::pair<const catalog::Lab*, std::string>> to_build;
+    std::vector<std::pair<const catalog::Lab*, LabFile>> to_build;
     for (const auto& id : ctx.labs) {
         auto state = std::make_unique<LabState>();
         state->lab = catalog::find(id);
@@ -1182,20 +1187,31 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         out.lab = id;
         const auto file = sub.files.find(id);
         if (file == sub.files.end()) {
-            out = zero_lab(ctx, *state->lab, "submitted", "not submitted: no labs/" + id + "/scan.cu",
-                           "No labs/" + id + "/scan.cu in the submission (accepted layouts: " + kLayouts + ").");
+            const auto why = sub.missing.find(id);
+            out = why == sub.missing.end()
+                      ? zero_lab(ctx, *state->lab, "submitted", "not submitted: no labs/" + id + "/scan.cu",
+                                 "No labs/" + id + "/scan.cu in the submission (accepted layouts: " + kLayouts + ").")
+                      : zero_lab(ctx, *state->lab, "submitted", "not submitted: " + why->second,
+                                 "No file graded as labs/" + id + "/scan.cu: " + why->second + ".");
+            if (why != sub.missing.end()) report.flags.push_back(id + ": " + why->second);
         } else {
             out.submitted = true;
             state->file = file->second;
-            out.source = read_file(file->second);
+            out.source = read_file(state->file.path);
+            for (const std::string& note : state->file.notes) report.notes.push_back(id + ": " + note);
+            if (!state->file.flag.empty()) report.flags.push_back(id + ": " + state->file.flag);
             state->limits = simt::find_limits(out.source, ctx.kit + "/simt/include");
-            if (const std::string broken = source_policy(out.source); !broken.empty()) {
+            if (!state->file.refused.empty()) {
+                out = zero_lab(ctx, *state->lab, "build", "not built: " + state->file.refused,
+                               "Not built: " + state->file.refused + "\n");
+                out.submitted = true;
+            } else if (const std::string broken = source_policy(state->file); !broken.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
                 out.submitted = true;
             } else if (const std::string library = forbidden_library(ctx, *state->lab, out.source); !library.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the rubric: " + library, "Not built: " + library + "\n");
                 out.submitted = true;
-            } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, out.source) : "";
+            } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, graded_text(state->file)) : "";
                        const auto hit = key.empty() ? std::nullopt : ctx.cache.find(key)) {
                 out = *hit;
                 report.cached.push_back(id);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "catalog.hpp"
+#include "batch.hpp"
 #include "export.hpp"
 #include "files.hpp"
 #include "grade.hpp"
@@ -64,9 +65,12 @@ Slurm (--batch FOLDER --slurm; OUT must be on a file system the nodes share, cou
   --chunk N        submissions per array task (default: the rubric's, else 1)
   --sbatch-arg ARG passed to sbatch as an #SBATCH line, e.g. --sbatch-arg=--qos=short; repeatable
   --no-submit      write OUT/slurm/ and print the sbatch commands instead of running them
+  --fail-under P   exit 3 when a submission scores under P percent of what was graded (--batch:
+                   any of them), for a workflow that wants a red job; results are written as ever
   --colour/--no-colour  colour the terminal table (default: when stdout is a terminal)
-exit status: 0 graded (whatever the score), 1 the grader could not grade, 2 bad usage,
-  128 + N stopped by signal N (SIGINT, SIGTERM): what finished is written, the rest named
+exit status: 0 graded (whatever the score, without --fail-under), 1 the grader could not grade,
+  2 bad usage, 3 a score under --fail-under, 128 + N stopped by signal N (SIGINT, SIGTERM): what
+  finished is written, the rest named
 )";
 
 int usage(const std::string& why) {
@@ -114,15 +118,34 @@ unsigned usable_cores() {
 
 std::atomic<int> g_signal{0};
 
+// --fail-under: whether any report scores under `percent` of its gradable
+// points (a line on stderr for each); never where percent < 0 (not given).
+bool under_threshold(const std::vector<Report>& reports, double percent) {
+    if (percent < 0) return false;
+    std::size_t under = 0;
+    for (const Report& r : reports) {
+        const double got = r.max_score() > 0 ? 100 * r.score() / r.max_score() : 0;
+        if (got >= percent) continue;
+        ++under;
+        std::fprintf(stderr, "scan-grade: %s scored %s%%, under --fail-under %s\n", r.submission.c_str(),
+                     format_points(got).c_str(), format_points(percent).c_str());
+    }
+    if (under) std::fprintf(stderr, "scan-grade: exit 3: %zu submission(s) under --fail-under\n", under);
+    return under > 0;
+}
+
 extern "C" void on_stop_signal(int sig) {
     g_signal = sig;
     stop_children();
 }
 
-// A submission that cannot be graded still gets a report, with every lab zero.
-Report ungradable(Context& ctx, const std::string& name, const std::string& why) {
+// A submission that cannot be graded still gets a report, with every lab
+// zero, and one line on stderr for a script that reads no results file.
+Report ungradable(Context& ctx, const std::string& name, const std::string& kind, const std::string& why) {
+    std::fprintf(stderr, "scan-grade: not graded (%s), 0 points: %s\n", kind.c_str(), why.c_str());
     Report r;
     r.submission = name;
+    r.refused = kind;
     r.backend = backend_names(ctx);
     r.device = ctx.device;
     r.notes.push_back("not graded: " + why);
@@ -132,16 +155,17 @@ Report ungradable(Context& ctx, const std::string& name, const std::string& why)
 
 // One student of a batch: graded, or taken from a record of an earlier run
 // (resume.hpp); nothing when the grader was stopped before the end.
-std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path, const std::string& unpack_dir,
+std::optional<Report> grade_entry(Context& ctx, Slot& slot, const BatchEntry& entry, const std::string& unpack_dir,
                                   const std::string& out, const std::string& rubric_text, bool& resumed) {
     Submission sub;
     try {
-        sub = open_submission(path.string(), unpack_dir, ctx.kit);
+        if (!entry.refused.empty()) throw SubmissionError(entry.kind, entry.refused);
+        sub = open_submission(entry.path.string(), unpack_dir, ctx.kit, ctx.rubric.intake);
+        sub.name = entry.name;
     } catch (const SubmissionError& e) {
         // Recorded for the gradebook (scan-grade merge), with no fingerprint:
-        // a rerun tries to open it again.
-        std::fprintf(stderr, "scan-grade: unreadable submission, graded 0: %s\n", e.what());
-        Report r = ungradable(ctx, submission_name(path.filename().string()), e.what());
+        // a rerun looks at it again.
+        Report r = ungradable(ctx, entry.name, e.kind, e.what());
         write_all(r, out + "/" + r.submission);
         write_record(r, {}, out + "/" + r.submission);
         return r;
@@ -157,7 +181,7 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const fs::path& path
         r = grade(ctx, slot, sub);
     } catch (const std::exception& e) {  // the grader's trouble on this one: the batch goes on
         if (stopping()) return std::nullopt;
-        r = ungradable(ctx, sub.name, e.what());
+        r = ungradable(ctx, sub.name, "the grader's error", e.what());
     }
     if (stopping()) return std::nullopt;
     fs::remove(dir + "/grade.json");  // written last: a folder without it is incomplete
@@ -176,6 +200,7 @@ int main(int argc, char** argv) {
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
     unsigned jobs = 0;  // 0: the default, from the GPUs
+    double fail_under = -1;  // --fail-under, percent; < 0: none
     bool sandbox = true, colour = isatty(1), slurm = false, submit = true, cache = true;
     std::string part;
     std::vector<std::string> lab_args, sbatch_args;
@@ -212,6 +237,11 @@ int main(int argc, char** argv) {
         } else if (arg == "--jobs" && value) {
             jobs = static_cast<unsigned>(std::atoi(argv[++i]));
             if (jobs < 1 || jobs > 64) return usage("--jobs takes 1 to 64");
+        } else if (arg == "--fail-under" && value) {
+            char* end = nullptr;
+            fail_under = std::strtod(argv[++i], &end);
+            if (*end != '\0' || end == argv[i] || fail_under < 0 || fail_under > 100)
+                return usage(std::string("--fail-under takes a percentage from 0 to 100: ") + argv[i]);
         } else if (arg == "--no-sandbox") sandbox = false;
         else if (arg == "--show-hidden") ctx.show_hidden = true;
         else if (arg == "--no-cache") cache = false;
@@ -283,14 +313,17 @@ int main(int argc, char** argv) {
         if (cpus_per_task) request.settings.cpus_per_task = cpus_per_task;
         request.sbatch_args = sbatch_args;
         std::vector<std::string> todo;
-        for (const auto& path : batch_entries(batch)) {
+        for (const BatchEntry& entry : read_batch(batch, ctx.rubric.intake.refuse_duplicates).entries) {
             bool done = false;
             try {
-                const Submission sub = open_submission(path.string(), work + "/unpack-slurm", ctx.kit);
-                done = has_record_for(out + "/" + sub.name, fingerprint(ctx, sub, rubric_text).inputs);
+                if (entry.refused.empty()) {
+                    Submission sub = open_submission(entry.path.string(), work + "/unpack-slurm", ctx.kit, ctx.rubric.intake);
+                    sub.name = entry.name;
+                    done = has_record_for(out + "/" + sub.name, fingerprint(ctx, sub, rubric_text).inputs);
+                }
             } catch (const SubmissionError&) {  // graded zero on a node, with the reason
             }
-            if (!done) todo.push_back(path.filename().string());
+            if (!done) todo.push_back(entry.path.filename().string());
         }
         fs::remove_all(work + "/unpack-slurm");
         return submit_to_slurm(request, todo);
@@ -321,15 +354,22 @@ int main(int argc, char** argv) {
 
     try {
         if (!batch.empty()) {
-            std::vector<fs::path> entries = batch_entries(batch);
+            const Batch folder = read_batch(batch, ctx.rubric.intake.refuse_duplicates);
+            std::vector<BatchEntry> entries = folder.entries;
+            for (const std::string& w : folder.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
+            if (!folder.hidden.empty()) {
+                std::string list;
+                for (const auto& h : folder.hidden) list += (list.empty() ? "" : ", ") + h;
+                std::fprintf(stderr, "scan-grade: hidden entries left out: %s\n", list.c_str());
+            }
             if (!part.empty()) {  // a Slurm task's share: only the entries FILE names
                 std::vector<std::string> names;
                 std::ifstream in(part);
                 for (std::string line; std::getline(in, line);)
                     if (!line.empty()) names.push_back(line);
-                std::vector<fs::path> mine;
+                std::vector<BatchEntry> mine;
                 for (const auto& name : names) {
-                    const auto it = std::find_if(entries.begin(), entries.end(), [&](const fs::path& p) { return p.filename() == name; });
+                    const auto it = std::find_if(entries.begin(), entries.end(), [&](const BatchEntry& e) { return e.path.filename() == name; });
                     if (it == entries.end()) std::fprintf(stderr, "scan-grade: %s (in %s) is not in %s: left out\n", name.c_str(), part.c_str(), batch.c_str());
                     else mine.push_back(*it);
                 }
@@ -355,7 +395,7 @@ int main(int argc, char** argv) {
                                                      rubric_text, resumed);
                         } catch (const std::exception& e) {  // its results could not be written: the batch goes on
                             std::lock_guard<std::mutex> lock(print);
-                            std::fprintf(stderr, "scan-grade: %s: %s\n", entries[k].filename().c_str(), e.what());
+                            std::fprintf(stderr, "scan-grade: %s: %s\n", entries[k].path.filename().c_str(), e.what());
                         }
                         if (!reports[k]) continue;
                         ++done;
@@ -370,18 +410,22 @@ int main(int argc, char** argv) {
             if (bar) std::fprintf(stderr, "\r\033[K");
             fs::create_directories(out);
             std::vector<Report> finished;
-            std::vector<std::string> missing;
+            std::vector<std::string> missing, refused;
             for (std::size_t k = 0; k < entries.size(); ++k)
-                if (reports[k]) finished.push_back(*reports[k]);
-                else missing.push_back(entries[k].filename().string());
+                if (!reports[k]) missing.push_back(entries[k].path.filename().string());
+                else {
+                    finished.push_back(*reports[k]);
+                    if (!reports[k]->refused.empty()) refused.push_back(reports[k]->refused);
+                }
+            // "12 entries: 9 graded (2 taken from an earlier run), 3 refused (...)"
+            std::string summary = batch_summary(entries.size(), finished.size() - refused.size(), refused);
+            summary.insert(summary.find(" graded") + 7, " (" + std::to_string(resumed_count.load()) + " taken from an earlier run)");
             if (part.empty()) {
                 std::fputs(write_gradebook(finished, out).c_str(), stdout);
-                std::printf("%zu submissions graded (%zu taken from an earlier run): %s/gradebook.csv and one folder per student in %s/\n",
-                            finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+                std::printf("%s: %s/gradebook.csv and one folder per student in %s/\n", summary.c_str(), out.c_str(), out.c_str());
             } else {
-                std::printf("%zu submissions graded (%zu taken from an earlier run): one folder per student in %s/; "
-                            "scan-grade merge %s writes the gradebook\n",
-                            finished.size(), resumed_count.load(), out.c_str(), out.c_str());
+                std::printf("%s: one folder per student in %s/; scan-grade merge %s writes the gradebook\n", summary.c_str(),
+                            out.c_str(), out.c_str());
             }
             if (!missing.empty()) {
                 std::string list;
@@ -390,18 +434,17 @@ int main(int argc, char** argv) {
                             missing.size(), g_signal ? (" (stopped by " + signal_name(g_signal) + ")").c_str() : "",
                             list.c_str());
             }
-            return g_signal ? 128 + g_signal : 0;
+            if (g_signal) return 128 + g_signal;
+            return under_threshold(finished, fail_under) ? 3 : 0;
         }
         ctx.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
         Slot slot = make_slot(ctx, 0);
         Report report;
         try {
-            Submission sub = open_submission(submission, work + "/unpack0", ctx.kit);
+            Submission sub = open_submission(submission, work + "/unpack0", ctx.kit, ctx.rubric.intake);
             report = grade(ctx, slot, sub);
         } catch (const SubmissionError& e) {
-            // One line a script notices without reading the results files.
-            std::fprintf(stderr, "scan-grade: unreadable submission, graded 0: %s\n", e.what());
-            report = ungradable(ctx, fs::path(submission).filename().string(), e.what());
+            report = ungradable(ctx, submission_name(fs::path(submission).filename().string()), e.kind, e.what());
         } catch (const std::exception& e) {
             if (!stopping()) throw;
         }
@@ -415,6 +458,7 @@ int main(int argc, char** argv) {
         if (const std::string times = phases_text(report); !times.empty()) std::printf("%s\n", times.c_str());
         std::printf("results: %s/ (report.html, results.json for Gradescope, result.json for Classroom 50, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
                     out.c_str());
+        if (under_threshold({report}, fail_under)) return 3;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade: cannot grade: %s\n", e.what());
         return 1;

@@ -527,8 +527,9 @@ std::string gradebook_csv(const std::vector<Report>& reports) {
             // A lab with nothing gradable here (one that needs a GPU) scored no zero.
             row.push_back(lab == r.labs.end() ? "" : lab->gradable() ? format_points(lab->score()) : "n/a");
         }
-        std::string notes, flags;
+        std::string notes, flags = r.refused.empty() ? "" : "not graded: " + r.refused;
         for (const std::string& note : all_notes(r)) notes += (notes.empty() ? "" : "; ") + note;
+        for (const std::string& flag : r.flags) flags += (flags.empty() ? "" : "; ") + flag;
         for (const LabResult& lab : r.labs)
             if (!lab.emulator_limits.empty())
                 flags += (flags.empty() ? "" : "; ") + lab.lab +

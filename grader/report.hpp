@@ -87,6 +87,12 @@ struct Report {
     std::string device;      // the emulator, or the GPU's name
     bool sandboxed = false;
     std::vector<std::string> notes;  // sandbox, ignored files, policies: one line each
+    // For the instructor, in the gradebook's flags column: how lab files were
+    // taken (a misnamed one, one passed over); a line each.
+    std::vector<std::string> flags;
+    // Why the submission was not graded at all, by kind ("not a submission",
+    // "duplicate upload", "unreadable", "too large", "empty"); "" when it was.
+    std::string refused;
     std::vector<LabResult> labs;
     std::vector<Phase> phases;  // in the order above, those that ran
     std::vector<std::string> cached;  // the labs taken from the result cache (result_cache.hpp)

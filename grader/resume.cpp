@@ -41,9 +41,12 @@ Fingerprint fingerprint(const Context& ctx, const Submission& sub, const std::st
     for (const auto& lab : ctx.labs) {
         hash.add(lab);
         const auto file = sub.files.find(lab);
-        hash.add(file == sub.files.end() ? "" : "file:" + read_file(file->second));
+        hash.add(file == sub.files.end() ? "" : "file:" + graded_text(file->second) + file->second.from);
+        const auto missing = sub.missing.find(lab);
+        hash.add(missing == sub.missing.end() ? "" : "missing:" + missing->second);
     }
     for (const auto& ignored : sub.ignored) hash.add(ignored);
+    for (const auto& left : sub.left_out) hash.add(left);
     Fingerprint fp{hash.hex(), ""};
     fp.full = Hash{}.add(fp.inputs).add(backend_names(ctx)).add(ctx.device).hex();
     return fp;
@@ -68,7 +71,7 @@ void write_record(const Report& r, const Fingerprint& fp, const std::string& dir
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
     const json record = {{"fingerprint", fp.full}, {"inputs", fp.inputs}, {"submission", r.submission}, {"backend", r.backend},
-                         {"device", r.device}, {"notes", r.notes}, {"labs", labs},
+                         {"device", r.device}, {"notes", r.notes}, {"flags", r.flags}, {"refused", r.refused}, {"labs", labs},
                          {"seconds", r.seconds}, {"phases", phases}};
     write_file(directory + "/grade.json", record.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
@@ -84,6 +87,8 @@ std::optional<Report> report_of(const json& record) {
         r.backend = record.at("backend").get<std::string>();
         r.device = record.at("device").get<std::string>();
         r.notes = record.at("notes").get<std::vector<std::string>>();
+        r.flags = record.at("flags").get<std::vector<std::string>>();
+        r.refused = record.at("refused").get<std::string>();
         r.seconds = record.at("seconds").get<double>();
         for (const json& p : record.at("phases")) r.phases.push_back({p.at("name"), p.at("s")});
         for (const json& l : record.at("labs")) {

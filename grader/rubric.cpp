@@ -103,7 +103,7 @@ Rubric load_rubric(const std::string& path) {
     Rubric r;
     const std::string top = path;
     known_fields(doc, {"about", "hidden_seed", "weights", "forbid", "labs", "timeouts", "divergence", "timing", "sanitizer",
-                       "no_gpu", "slurm"},
+                       "no_gpu", "slurm", "intake"},
                  top);
     read(doc, "hidden_seed", r.hidden_seed, top);
     if (const char* secret = std::getenv("SCAN_GRADE_SECRET"); secret && *secret) {
@@ -201,6 +201,22 @@ Rubric load_rubric(const std::string& path) {
     read(doc, "no_gpu", no_gpu, top);
     if (no_gpu != "exclude" && no_gpu != "full") throw RubricError(top + ".no_gpu must be \"exclude\" or \"full\"");
     r.no_gpu_full_timing = no_gpu == "full";
+    const json intake = doc.value("intake", json::object());
+    known_fields(intake, {"misnamed", "headers", "header_max_bytes", "duplicates"}, top + ".intake");
+    const auto choice = [&](const char* key) {
+        std::string value = "grade";
+        read(intake, key, value, top + ".intake");
+        if (value != "grade" && value != "refuse")
+            throw RubricError(top + ".intake." + key + " must be \"grade\" or \"refuse\"");
+        return value;
+    };
+    r.intake.misnamed = choice("misnamed") == "grade";
+    r.intake.refuse_duplicates = choice("duplicates") == "refuse";
+    read(intake, "headers", r.intake.headers, top + ".intake");
+    read(intake, "header_max_bytes", r.intake.header_max_bytes, top + ".intake");
+    for (const std::string& pattern : r.intake.headers)
+        if (pattern.empty() || pattern.find('/') != std::string::npos)
+            throw RubricError(top + ".intake.headers: \"" + pattern + "\" is not a file name pattern such as \"*.cuh\"");
     const json slurm = doc.value("slurm", json::object());
     known_fields(slurm, {"partition", "account", "time", "chunk", "cpus_per_task"}, top + ".slurm");
     read(slurm, "partition", r.slurm.partition, top + ".slurm");

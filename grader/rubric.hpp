@@ -29,6 +29,23 @@ struct SlurmSettings {
     unsigned cpus_per_task = 8;
 };
 
+// How submissions are taken in ("intake" in the rubric; grader/README.md).
+struct IntakeRules {
+    // A lab file under another name (Scan.cu, "scan (1).cu", lab02/scan.cu)
+    // is found by the lab function it defines and graded, with a note
+    // ("misnamed": "grade"); "refuse" grades only the accepted layouts and
+    // names the file it would have taken.
+    bool misnamed = true;
+    // The headers of the student's own that a lab's scan.cu may include from
+    // its folder, taken with it: file name patterns ("*" matches any run of
+    // characters) and a size limit each. An empty list takes none.
+    std::vector<std::string> headers = {"*.h", "*.hpp", "*.cuh", "*.inl"};
+    std::size_t header_max_bytes = 256 * 1024;
+    // Two uploads with one student name (alice.zip, alice.tar.gz): "grade"
+    // both, as alice.zip and alice.tar.gz, or "refuse" both.
+    bool refuse_duplicates = false;
+};
+
 struct Rubric {
     std::uint64_t hidden_seed = 0;  // SCAN_GRADE_SECRET overrides it
     bool hidden_seed_from_secret = false;  // it did
@@ -58,6 +75,7 @@ struct Rubric {
     std::vector<std::string> sanitizer_tools = {"racecheck", "memcheck", "initcheck", "synccheck"};
     bool no_gpu_full_timing = false;  // "no_gpu": "exclude" (default) or "full"
     SlurmSettings slurm;
+    IntakeRules intake;
 
     const Weights& weights_of(const std::string& lab) const;
 };

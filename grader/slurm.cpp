@@ -10,6 +10,7 @@
 #include "files.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
+#include "batch.hpp"
 #include "submission.hpp"
 
 namespace fs = std::filesystem;
@@ -206,9 +207,9 @@ int merge_main(const std::vector<std::string>& args) {
             if (!graded.count(submission_name(name)))
                 missing[name] = "Slurm task " + std::to_string(t) + ", its log " + out + "/slurm/logs/task-" + std::to_string(t) + ".log";
     if (!batch.empty())
-        for (const auto& path : batch_entries(batch)) {
-            const std::string name = path.filename().string();
-            if (!graded.count(submission_name(name)) && !missing.count(name)) missing[name] = "not in this results folder";
+        for (const BatchEntry& entry : read_batch(batch, false).entries) {
+            const std::string name = entry.path.filename().string();
+            if (!graded.count(entry.name) && !missing.count(name)) missing[name] = "not in this results folder";
         }
     std::fputs(write_gradebook(reports, out).c_str(), stdout);
     std::printf("%zu submissions in the gradebook: %s/gradebook.csv\n", reports.size(), out.c_str());

@@ -77,6 +77,19 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
 
 namespace {
 
+// Puts a lab file in as `folder`/scan.cu, its headers beside it, each new to
+// ninja (a file copied in keeps no stale time stamp).
+void copy_lab_file(const LabFile& file, const fs::path& folder) {
+    const fs::path from = fs::path(file.path).parent_path();
+    std::vector<std::pair<fs::path, fs::path>> copies = {{file.path, folder / "scan.cu"}};
+    for (const std::string& h : file.headers) copies.push_back({from / h, folder / h});
+    for (const auto& [source, target] : copies) {
+        fs::create_directories(target.parent_path());
+        fs::copy_file(source, target, fs::copy_options::overwrite_existing);
+        fs::last_write_time(target, fs::file_time_type::clock::now());
+    }
+}
+
 // The compiler cache the builds share, where the grader was given one
 // (CCACHE_DIR in its environment: CI's, or a Slurm batch's folder): every
 // work folder then compiles the kit's unchanged files once, not once per
@@ -147,14 +160,15 @@ std::vector<std::string> Workspace::targets(const catalog::Lab& lab) const {
     return t;
 }
 
-std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const catalog::Lab*, std::string>>& labs,
+std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
                                           const Sandbox& sandbox) {
     if (!configured_) configure(sandbox);
     std::vector<std::string> command = {"ninja", "-C", dir_ + "/build", "-k", "0"};
     for (const auto& [lab, file] : labs) {
-        const std::string target = dir_ + "/kit/labs/" + lab->id + "/scan.cu";
-        fs::copy_file(file, target, fs::copy_options::overwrite_existing);
-        fs::last_write_time(target, fs::file_time_type::clock::now());  // ninja must see it as new
+        const fs::path folder = dir_ + "/kit/labs/" + lab->id;
+        for (const std::string& old : headers_[lab->id]) fs::remove(folder / old);
+        headers_[lab->id] = file.headers;
+        copy_lab_file(file, folder);
         // A failed build must not leave the last submission's runner or module.
         fs::remove(runner(*lab));
         fs::remove(module(*lab));
@@ -177,7 +191,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
     return results;
 }
 
-std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const std::string& file,
+std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const LabFile& file,
                                       const std::string& scratch, double timeout_s, const Sandbox& sandbox) {
     std::string nvcc;
     if (const char* path = std::getenv("PATH"))
@@ -188,7 +202,7 @@ std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab
     fs::create_directories(scratch);
     // The file as it would sit in the kit: its own folder first on the include path.
     const std::string copy = scratch + "/scan.cu";
-    fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+    copy_lab_file(file, scratch);
     const Outcome o = run_contained({nvcc, "-std=c++17", "-arch=sm_90", "-Wno-deprecated-gpu-targets", "-I",
                                      kit + "/labs/" + lab.id, "-c", copy, "-o", scratch + "/scan.o"},
                                     scratch, {scratch}, Limits{timeout_s}, sandbox, {kit + "/labs/" + lab.id});
@@ -238,7 +252,7 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     return build + "/" + target;
 }
 
-std::string source_policy(const std::string& source) {
+std::string source_policy(const LabFile& file) {
     static const std::vector<std::pair<std::regex, std::string>> rules = {
         {std::regex(R"(#\s*include\s*["<]\s*(/|[^">]*\.\.))"),
          "#include of a path outside the lab folder (only \"scan.hpp\", the lab's own headers and system headers)"},
@@ -247,11 +261,15 @@ std::string source_policy(const std::string& source) {
          "reaching into the emulator, the runner or the allocation wrappers (simt::, harness::, device::, "
          "__tsan_, __sanitizer_, __wrap_, __real_)"},
     };
-    std::istringstream in(source);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number)
-        for (const auto& [pattern, what] : rules)
-            if (std::regex_search(line, pattern)) return "scan.cu:" + std::to_string(number) + ": " + what;
+    std::vector<std::pair<std::string, std::string>> files = {{"scan.cu", file.path}};
+    for (const std::string& h : file.headers) files.push_back({h, (fs::path(file.path).parent_path() / h).string()});
+    for (const auto& [name, path] : files) {
+        std::istringstream in(read_file(path));
+        std::string line;
+        for (int number = 1; std::getline(in, line); ++number)
+            for (const auto& [pattern, what] : rules)
+                if (std::regex_search(line, pattern)) return name + ":" + std::to_string(number) + ": " + what;
+    }
     return "";
 }
 

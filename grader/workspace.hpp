@@ -10,6 +10,7 @@
 
 #include "catalog.hpp"
 #include "export.hpp"
+#include "lab_files.hpp"
 #include "sandbox.hpp"
 
 namespace grader {
@@ -29,10 +30,12 @@ public:
     const std::string& dir() const { return dir_; }
 
     // Copies the kit (first use) and configures the build; puts each file in as
-    // its lab's scan.cu and builds the labs' runners (and, on cuda, their modules
-    // for scan-bench) in one Ninja run, so they compile in parallel. One result
-    // per lab, in the order given; a lab that fails gets its own errors.
-    std::vector<BuildResult> build(const std::vector<std::pair<const catalog::Lab*, std::string>>& labs,
+    // its lab's scan.cu, with the headers it includes beside it (the last
+    // submission's taken away), and builds the labs' runners (and, on cuda,
+    // their modules for scan-bench) in one Ninja run, so they compile in
+    // parallel. One result per lab, in the order given; a lab that fails gets
+    // its own errors.
+    std::vector<BuildResult> build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
                                    const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
     std::string module(const catalog::Lab& lab) const;
@@ -44,6 +47,7 @@ private:
     std::string dir_, kit_, backend_;
     double timeout_s_;
     bool configured_ = false;
+    std::map<std::string, std::vector<std::string>> headers_;  // lab id -> the student headers put in its folder
 };
 
 // The parts of the kit the reference's build copies (export.hpp): the
@@ -64,7 +68,7 @@ std::string reference_build(const std::string& work, const std::string& kit, con
 // does (a machine with nvcc and no GPU): the judge of a file the emulator's
 // g++ rejects. Nothing where no nvcc is found; else the outcome, with its
 // first errors.
-std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const std::string& file,
+std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const LabFile& file,
                                       const std::string& scratch, double timeout_s, const Sandbox& sandbox);
 
 // The first compiler and linker errors of a build log (at most 12 lines), the
@@ -75,7 +79,8 @@ std::string first_errors(const std::string& log, const std::string& prefix);
 
 // The source rules a lab file must meet before it is compiled: no #include
 // outside the lab's folder and system headers, no reaching into the emulator,
-// the runner or the linker's wrappers. Returns the first broken rule, or "".
-std::string source_policy(const std::string& source);
+// the runner or the linker's wrappers. Returns the first broken rule, or "",
+// of scan.cu and then of each header taken with it.
+std::string source_policy(const LabFile& file);
 
 }  // namespace grader

@@ -41,13 +41,13 @@ left=$(pgrep -f -- "$work/" | wc -l)
 [ "$left" -eq 0 ] && expect yes "no process of the stopped batch is left" || { pgrep -af -- "$work/"; expect no "$left processes of the stopped batch are left"; }
 exit_code 0 "the corpus, as a batch, resumed" "${batch[@]}"
 cat "$out/last.log"
-grep -q "submissions graded ($before taken from an earlier run)" "$out/last.log" \
+grep -q "[0-9]* entries: [0-9]* graded ($before taken from an earlier run), 0 refused" "$out/last.log" \
     && expect yes "the rerun took the $before graded before the stop from their records" \
     || expect no "the rerun took the $before graded before the stop from their records"
 cp "$out/gradebook.csv" "$out/gradebook-first.csv"
 exit_code 0 "the corpus, as a batch, a third time" "${batch[@]}"
-grep -q ' submissions graded (\([0-9]*\) taken from an earlier run)' "$out/last.log" \
-    && [ "$(sed -n 's/^\([0-9]*\) submissions graded (\([0-9]*\) taken.*/\1 \2/p' "$out/last.log" | awk '{ print ($1 == $2) }')" = 1 ] \
+grep -q ' entries: [0-9]* graded ([0-9]* taken from an earlier run)' "$out/last.log" \
+    && [ "$(sed -n 's/^[0-9]* entries: \([0-9]*\) graded (\([0-9]*\) taken.*/\1 \2/p' "$out/last.log" | awk '{ print ($1 == $2) }')" = 1 ] \
     && cmp -s "$out/gradebook.csv" "$out/gradebook-first.csv" \
     && expect yes "a third run grades nothing again and writes the same gradebook" \
     || { cat "$out/last.log"; expect no "a third run grades nothing again and writes the same gradebook"; }
@@ -74,7 +74,7 @@ printf 'not an archive' >"$out/corrupt.zip"
 exit_code 0 "a corrupt archive is graded zero with a reason" "$grade" "$out/corrupt.zip" --lab 01 --work "$work" --out "$out/corrupt"
 grep -q 'not graded: cannot open .*corrupt.zip' "$out/corrupt/feedback.txt" && expect yes "the corrupt archive's reason" \
     || expect no "the corrupt archive's reason"
-grep -q '^scan-grade: unreadable submission, graded 0: cannot open .*corrupt.zip' "$out/last.log" \
+grep -q '^scan-grade: not graded (unreadable), 0 points: cannot open corrupt.zip as an archive' "$out/last.log" \
     && expect yes "a line on stderr says the submission was unreadable" \
     || expect no "a line on stderr says the submission was unreadable"
 

@@ -1,0 +1,251 @@
+#include "lab_files.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fnmatch.h>
+#include <set>
+
+#include "catalog.hpp"
+#include "files.hpp"
+#include "source_text.hpp"
+
+namespace fs = std::filesystem;
+
+namespace grader {
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+// The lab a path names by an accepted layout (labs/NN-name/scan.cu, at any
+// depth but not under reference/; NN-name.cu or labNN.cu at the top); "" if none.
+std::string layout_lab(const fs::path& rel) {
+    const std::string file = rel.filename().string(), parent = rel.parent_path().filename().string();
+    for (const auto& lab : catalog::labs()) {
+        if (file == "scan.cu" && parent == lab.id && rel.generic_string().find("reference/") == std::string::npos)
+            return lab.id;
+        if (rel.parent_path().empty() && (file == lab.id + ".cu" || file == lab.suite + ".cu")) return lab.id;
+    }
+    return "";
+}
+
+enum class Encoding { Utf8, Utf8Bom, Utf16 };
+
+Encoding encoding_of(const std::string& text) {
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) return Encoding::Utf8Bom;
+    if (text.compare(0, 2, "\xFF\xFE") == 0 || text.compare(0, 2, "\xFE\xFF") == 0) return Encoding::Utf16;
+    // UTF-16 without a byte-order mark: ASCII source has a zero byte beside every character.
+    const std::size_t probe = std::min<std::size_t>(text.size(), 512);
+    return probe >= 8 && std::count(text.begin(), text.begin() + static_cast<long>(probe), '\0') * 3 > static_cast<long>(probe)
+               ? Encoding::Utf16
+               : Encoding::Utf8;
+}
+
+// The text as ASCII source reads it: UTF-16's zero bytes and byte-order mark dropped.
+std::string as_ascii(const std::string& text) {
+    if (encoding_of(text) != Encoding::Utf16) return text;
+    std::string out;
+    for (char c : text)
+        if (c != '\0' && static_cast<unsigned char>(c) < 0x80) out += c;
+    return out;
+}
+
+// The lab functions `source` defines, by lab id.
+std::vector<std::string> labs_defined(const std::string& source) {
+    std::vector<std::string> out;
+    for (const auto& lab : catalog::labs())
+        for (const auto& fn : lab.functions)
+            if (defines_function(source, fn.name)) {
+                out.push_back(lab.id);
+                break;
+            }
+    return out;
+}
+
+std::string functions_of(const catalog::Lab& lab) {
+    std::string out;
+    for (const auto& fn : lab.functions) out += (out.empty() ? "" : " and ") + fn.name;
+    return out;
+}
+
+std::string lab_number(const std::string& id) { return "lab " + id.substr(0, 2); }
+
+// The `#include "name"` names of program text (not <name>).
+std::vector<std::string> quoted_includes(const std::string& source) {
+    const std::vector<bool> code = simt::text::code_mask(source);
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < source.size();) {
+        const std::size_t end = std::min(source.find('\n', at), source.size());
+        std::size_t i = at;
+        while (i < end && (source[i] == ' ' || source[i] == '\t')) ++i;
+        if (i < end && source[i] == '#' && code[i]) {
+            i = source.find_first_not_of(" \t", i + 1);
+            if (i != std::string::npos && source.compare(i, 7, "include") == 0) {
+                i = source.find_first_not_of(" \t", i + 7);
+                if (i != std::string::npos && i < end && source[i] == '"') {
+                    const std::size_t close = source.find('"', i + 1);
+                    if (close != std::string::npos && close < end) out.push_back(source.substr(i + 1, close - i - 1));
+                }
+            }
+        }
+        at = end + 1;
+    }
+    return out;
+}
+
+// Takes the student's headers `file` includes from its folder `dir` (and
+// theirs, in turn); sets file.refused where the rubric does not take one.
+void take_headers(LabFile& file, const fs::path& dir, const std::string& kit_lab, const IntakeRules& rules,
+                  const std::string& source) {
+    std::vector<std::string> todo = quoted_includes(source);
+    std::set<std::string> seen;
+    while (!todo.empty() && file.refused.empty()) {
+        const std::string name = todo.back();
+        todo.pop_back();
+        const fs::path rel = fs::path(name).lexically_normal();
+        if (!seen.insert(rel.generic_string()).second || rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+            continue;  // outside the folder: the source rules name it
+        if (fs::exists(fs::path(kit_lab) / rel)) continue;  // the kit's own (scan.hpp)
+        const fs::path path = dir / rel;
+        if (!fs::is_regular_file(path)) continue;  // not submitted: the compiler names it
+        const std::string where = file.from + " includes \"" + name + "\"";
+        const bool named = std::any_of(rules.headers.begin(), rules.headers.end(), [&](const std::string& p) {
+            return fnmatch(p.c_str(), rel.filename().c_str(), 0) == 0;
+        });
+        if (rules.headers.empty())
+            file.refused = where + ", a file of yours: only scan.cu is graded (the rubric takes no headers), so put what " +
+                           name + " holds into scan.cu";
+        else if (!named) {
+            std::string patterns;
+            for (const auto& p : rules.headers) patterns += (patterns.empty() ? "" : ", ") + p;
+            file.refused = where + ", a file of yours the grader does not take: it takes only scan.cu and headers named " +
+                           patterns + " beside it; rename " + name + " or put what it holds into scan.cu";
+        } else if (fs::file_size(path) > rules.header_max_bytes)
+            file.refused = where + ", which is larger than the rubric takes (" + std::to_string(rules.header_max_bytes / 1024) +
+                           " KiB): put what it needs into scan.cu";
+        else {
+            file.headers.push_back(rel.generic_string());
+            for (const std::string& more : quoted_includes(read_file(path.string())))
+                todo.push_back((rel.parent_path() / more).generic_string());
+        }
+    }
+    std::sort(file.headers.begin(), file.headers.end());
+}
+
+}  // namespace
+
+bool defines_function(const std::string& source, const std::string& name) {
+    const std::vector<bool> code = simt::text::code_mask(source);
+    for (std::size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
+        if (!simt::text::word_at(source, code, at, name.size())) continue;
+        // A return type (or qualifier) before it: not a call in an expression.
+        std::size_t before = at;
+        while (before > 0 && std::isspace(static_cast<unsigned char>(source[before - 1]))) --before;
+        if (before >= 2 && source.compare(before - 2, 2, "::") == 0) before -= 2;  // void ::f(...)
+        while (before > 0 && std::isspace(static_cast<unsigned char>(source[before - 1]))) --before;
+        if (before == 0 || !(simt::text::is_ident(source[before - 1]) || source[before - 1] == '*')) continue;
+        // The parameter list, then the body.
+        std::size_t i = simt::text::skip_space(source, at + name.size());
+        if (i >= source.size() || source[i] != '(') continue;
+        int depth = 0;
+        for (; i < source.size(); ++i) {
+            if (!code[i]) continue;
+            depth += source[i] == '(';
+            if (source[i] == ')' && --depth == 0) break;
+        }
+        i = simt::text::skip_space(source, i + 1);
+        for (const char* word : {"noexcept", "throw()"})
+            if (source.compare(i, std::char_traits<char>::length(word), word) == 0)
+                i = simt::text::skip_space(source, i + std::char_traits<char>::length(word));
+        if (i < source.size() && source[i] == '{') return true;
+    }
+    return false;
+}
+
+std::string graded_text(const LabFile& file) {
+    std::string text = read_file(file.path);
+    const fs::path dir = fs::path(file.path).parent_path();
+    for (const std::string& h : file.headers) text += std::string("\n\0", 2) + h + std::string("\0", 1) + read_file((dir / h).string());
+    return text;
+}
+
+LabFiles find_lab_files(const fs::path& root, const fs::path& shown_from, const IntakeRules& rules,
+                        const std::string& kit) {
+    LabFiles out;
+    const fs::path shown_prefix = fs::relative(root, shown_from);
+    const auto shown = [&](const fs::path& rel) { return (shown_prefix / rel).lexically_normal().generic_string(); };
+    std::map<std::string, std::vector<fs::path>> by_layout;   // lab -> files in an accepted layout
+    std::map<std::string, std::vector<fs::path>> by_function;  // lab -> other .cu files defining its function
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(root))
+        if (e.is_regular_file()) files.push_back(fs::relative(e.path(), root));
+    std::sort(files.begin(), files.end());
+    for (const fs::path& rel : files) {
+        if (const std::string lab = layout_lab(rel); !lab.empty()) {
+            by_layout[lab].push_back(rel);
+            continue;
+        }
+        const std::string name = lower(rel.filename().string());
+        if (name.size() < 4 || name.compare(name.size() - 3, 3, ".cu") != 0) continue;
+        if (rel.generic_string().rfind("reference/", 0) == 0) continue;
+        for (const std::string& lab : labs_defined(as_ascii(read_file((root / rel).string())))) by_function[lab].push_back(rel);
+    }
+    for (const auto& lab : catalog::labs()) {
+        LabFile file;
+        fs::path chosen;
+        if (const auto it = by_layout.find(lab.id); it != by_layout.end()) {
+            // labs/NN-name/scan.cu before the other layouts.
+            const auto first = std::find_if(it->second.begin(), it->second.end(),
+                                            [](const fs::path& p) { return p.generic_string().rfind("labs/", 0) == 0; });
+            chosen = first != it->second.end() ? *first : it->second.front();
+            for (const fs::path& other : by_function[lab.id]) {
+                file.notes.push_back(shown(other) + " also defines " + functions_of(lab) + " and was not graded (" +
+                                     shown(chosen) + " is)");
+                file.flag += (file.flag.empty() ? "not graded: " : ", ") + shown(other);
+            }
+        } else if (const auto found = by_function.find(lab.id); found != by_function.end()) {
+            const std::vector<fs::path>& candidates = found->second;
+            std::string list;
+            for (const fs::path& c : candidates) list += (list.empty() ? "" : ", ") + shown(c);
+            const std::string proper = "labs/" + lab.id + "/scan.cu";
+            if (candidates.size() > 1)
+                out.missing[lab.id] = std::to_string(candidates.size()) + " files define " + functions_of(lab) + " (" + list +
+                                      "): neither was graded; keep one, named " + proper;
+            else if (!rules.misnamed)
+                out.missing[lab.id] = list + " defines " + functions_of(lab) + " but is not named " + proper +
+                                      ": the rubric grades only the accepted names, so rename it";
+            else {
+                chosen = candidates.front();
+                file.notes.push_back(list + " taken as " + lab_number(lab.id) + "'s scan.cu (it defines " +
+                                     functions_of(lab) + "); name it " + proper);
+                file.flag = "taken from " + list + " (misnamed)";
+            }
+        }
+        if (chosen.empty()) continue;
+        file.from = shown(chosen);
+        file.path = (root / chosen).string();
+        std::string text = read_file(file.path);
+        switch (encoding_of(text)) {
+            case Encoding::Utf16:
+                file.refused = file.from + " is UTF-16 text, which nvcc and g++ do not read: save it as UTF-8";
+                break;
+            case Encoding::Utf8Bom:
+                text.erase(0, 3);
+                write_file(file.path, text);
+                file.notes.push_back(file.from + " began with a UTF-8 byte-order mark, which was removed");
+                break;
+            case Encoding::Utf8:
+                break;
+        }
+        if (file.refused.empty()) take_headers(file, fs::path(file.path).parent_path(), kit + "/labs/" + lab.id, rules, text);
+        out.taken.push_back(chosen.generic_string());
+        for (const std::string& h : file.headers) out.taken.push_back((chosen.parent_path() / h).generic_string());
+        out.found[lab.id] = std::move(file);
+    }
+    std::sort(out.taken.begin(), out.taken.end());
+    return out;
+}
+
+}  // namespace grader
