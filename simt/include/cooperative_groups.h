@@ -78,6 +78,7 @@ struct group_data {
     unsigned size = 0;
     unsigned meta_rank = 0, meta_size = 1;
     bool tiled = false;
+    SIMT_NO_COVERAGE group_data() noexcept {}
 };
 
 struct access;  // the partitions' way into the groups

@@ -471,6 +471,25 @@ std::vector<std::pair<unsigned, unsigned>> divergent(const simt::LaunchDivergenc
 
 }  // namespace
 
+TEST_CASE("the shim's device functions are no divergence of the kernel's") {
+    // Every family (min/max, math, intrinsics, vectors, warp functions, hints,
+    // atomics, cooperative groups, libcu++) called with values that send
+    // lanes down different paths inside the shim, from straight code: no warp
+    // diverges. (expect-shim-untraced.sh checks no shim function is traced.)
+    DeviceArray<float> out(128);
+    DeviceArray<unsigned> counters(8);
+    REQUIRE(cudaMemset(out.ptr, 0, 128 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMemset(counters.ptr, 0, 8 * sizeof(unsigned)) == cudaSuccess);
+    simt::set_divergence_tracing(true);
+    REQUIRE(launch_straight(out.ptr, counters.ptr) == cudaSuccess);
+    simt::set_divergence_tracing(false);
+    const auto all = simt::take_divergence();
+    REQUIRE(all.size() == 1);
+    CHECK(simt::format(all[0]).find("no warp diverged") != std::string::npos);
+    CHECK(all[0].efficiency() == 1.0);
+    CHECK(simt::take_findings().empty());
+}
+
 TEST_CASE("divergence: Kogge-Stone diverges only in warp 0 at strides 1 to 16 of every block (exercise 9.1)") {
     const auto d = divergence_of(0, 3);
     CHECK(d.kernel == "ks_double_buffered");

@@ -216,6 +216,18 @@ TEST_CASE("hints name the likely mistake") {
             CHECK(has(r.report, "as if a section began mid-way: a section of 2048 elements starts at blockIdx.x * 2048"));
         }
     }
+    SUBCASE("one wrong last output fits no pattern: not taken for a section restarting mid-way") {
+        // n = 1025, only out[1024] wrong (a store not waiting for the last
+        // step): the restart and missing-step hints need two outputs to show them.
+        const auto small = datasets::generate({Distribution::Walk4, 1025, 3});
+        auto got = expected_f32(small, kLab02);
+        got[1024] = small[1024];
+        const auto r = compare::compare(small, got, kLab02, true);
+        INFO(r.report);
+        REQUIRE(*r.first_wrong == 1024);
+        CHECK_FALSE(has(r.report, "as if a section began mid-way"));
+        CHECK_FALSE(has(r.report, "never ran"));
+    }
     SUBCASE("other errors inside a section get the general hint") {
         auto got = expected_f32(in, kLab01);
         got[700] += 37.0f;

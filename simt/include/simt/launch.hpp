@@ -257,7 +257,7 @@ void format_element(long long v, char* out, std::size_t size);
 void format_element(unsigned long long v, char* out, std::size_t size);
 
 template <typename T>
-void format_as(const void* element, char* out, std::size_t size) {
+__attribute__((no_sanitize_coverage)) void format_as(const void* element, char* out, std::size_t size) {
     if constexpr (std::is_floating_point_v<T>)
         format_element(*static_cast<const T*>(element), out, size);
     else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
@@ -297,7 +297,7 @@ void misaligned_pointer(const void* address, std::size_t alignment, const char* 
 // faults at its first load or store on a GPU (misaligned address), while
 // x86 performs them, so the check stops the launch where it is made.
 template <typename To, typename From>
-__attribute__((noinline)) To reinterpret_checked(const char* type, From&& from) {
+__attribute__((noinline, no_sanitize_coverage)) To reinterpret_checked(const char* type, From&& from) {
     To to = reinterpret_cast<To>(from);
     if constexpr (std::is_pointer_v<To>) {
         using Pointee = std::remove_cv_t<std::remove_pointer_t<To>>;

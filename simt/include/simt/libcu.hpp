@@ -71,9 +71,11 @@ namespace simt::libcu {
 
 // Each member a student calls is a function of its own (its return address
 // is the student's line, for reports) and reads nothing itself (the runtime
-// makes the access), so the instrumentation has nothing to see in it.
-#define SIMT_LIBCU_ENTRY __attribute__((noinline, no_sanitize_thread))
-#define SIMT_LIBCU_HELPER __attribute__((no_sanitize_thread)) inline
+// makes the access), so the instrumentation has nothing to see in it; nor
+// are its blocks in the basic-block traces (a compare-and-swap's retry loop
+// is the emulator's, not a divergence of the student's).
+#define SIMT_LIBCU_ENTRY __attribute__((noinline, no_sanitize_thread, no_sanitize_coverage))
+#define SIMT_LIBCU_HELPER __attribute__((no_sanitize_thread, no_sanitize_coverage)) inline
 #define SIMT_LIBCU_PC __builtin_return_address(0)
 
 template <class T>
@@ -124,8 +126,8 @@ SIMT_LIBCU_HELPER T sub(T a, T b) {
 // The read-modify-writes: each computes the new value from the old and an operand.
 enum class Op { Exchange, Add, Sub, And, Or, Xor, Min, Max };
 template <class T, Op kOp, class Operand>
-__attribute__((no_sanitize_thread)) bool apply(unsigned long long old_bits, unsigned long long* now,
-                                               const void* context) {
+__attribute__((no_sanitize_thread, no_sanitize_coverage)) bool apply(unsigned long long old_bits, unsigned long long* now,
+                                                                     const void* context) {
     const T old = value<T>(old_bits);
     const Operand v = *static_cast<const Operand*>(context);
     T out;
@@ -155,7 +157,7 @@ __attribute__((no_sanitize_thread)) bool apply(unsigned long long old_bits, unsi
 struct Exchange {
     unsigned long long expected, desired;
 };
-__attribute__((no_sanitize_thread)) inline bool compare_exchange(unsigned long long old, unsigned long long* now,
+SIMT_LIBCU_HELPER bool compare_exchange(unsigned long long old, unsigned long long* now,
                                                                  const void* context) {
     const auto* c = static_cast<const Exchange*>(context);
     if (old != c->expected) return false;  // bit for bit, as libcu++ compares

@@ -98,7 +98,8 @@ SIMT_VECTOR4(double4_32a, double, 32, )
 
 struct dim3 {
     unsigned int x, y, z;
-    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    __attribute__((no_sanitize_coverage)) constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz) {}
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };

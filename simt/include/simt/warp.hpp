@@ -30,7 +30,7 @@ unsigned lane_id();
 unsigned active_mask(const char* file, int line);
 
 template <typename T>
-unsigned long long to_bits(T v) {
+SIMT_NO_COVERAGE unsigned long long to_bits(T v) {
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "simt: a deposit holds at most 8 bytes");
     unsigned long long bits = 0;
     std::memcpy(&bits, &v, sizeof v);
@@ -38,7 +38,7 @@ unsigned long long to_bits(T v) {
 }
 
 template <typename T>
-T from_bits(unsigned long long bits) {
+SIMT_NO_COVERAGE T from_bits(unsigned long long bits) {
     T v;
     std::memcpy(&v, &bits, sizeof v);
     return v;
