@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "files.hpp"
 #include "submission.hpp"
 #include "unpack.hpp"
 
@@ -11,11 +12,6 @@ namespace fs = std::filesystem;
 
 namespace grader {
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 // Why an entry is no submission; "" when it is one.
 std::string not_a_submission(const fs::directory_entry& e) {
@@ -50,7 +46,7 @@ Batch read_batch(const fs::path& folder, bool refuse_duplicates) {
     // One student name, several uploads: by name, in any case (one folder on
     // a file system that ignores case).
     std::map<std::string, std::vector<BatchEntry*>> by_name;
-    for (BatchEntry& entry : b.entries) by_name[lower(entry.name)].push_back(&entry);
+    for (BatchEntry& entry : b.entries) by_name[lower_case(entry.name)].push_back(&entry);
     for (auto& [name, group] : by_name) {
         if (group.size() < 2) continue;
         std::string files;
@@ -62,7 +58,7 @@ Batch read_batch(const fs::path& folder, bool refuse_duplicates) {
         std::string as;
         for (BatchEntry* entry : group) {
             entry->name = entry->path.filename().string();
-            if (const int n = ++used[lower(entry->name)]; n > 1) entry->name += "-" + std::to_string(n);
+            if (const int n = ++used[lower_case(entry->name)]; n > 1) entry->name += "-" + std::to_string(n);
             as += (as.empty() ? "" : ", ") + entry->name;
             if (refuse_duplicates && entry->refused.empty()) {
                 entry->refused = std::to_string(group.size()) + " uploads for " + student + " (" + files +

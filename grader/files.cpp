@@ -1,5 +1,7 @@
 #include "files.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -16,6 +18,11 @@ void write_file(const std::string& path, const std::string& text) {
     out << text;
     out.close();
     if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string lower_case(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
 }
 
 }  // namespace grader

@@ -10,5 +10,7 @@ namespace grader {
 std::string read_file(const std::string& path);
 // Writes (replaces) the file; throws std::runtime_error naming it on failure.
 void write_file(const std::string& path, const std::string& text);
+// ASCII lower case: file names and extensions compared in any case.
+std::string lower_case(std::string s);
 
 }  // namespace grader

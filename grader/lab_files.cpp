@@ -14,11 +14,6 @@ namespace fs = std::filesystem;
 namespace grader {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
 // The lab a path names by an accepted layout (labs/NN-name/scan.cu, at any
 // depth but not under reference/; NN-name.cu or labNN.cu at the top); "" if none.
 std::string layout_lab(const fs::path& rel) {
@@ -187,7 +182,7 @@ LabFiles find_lab_files(const fs::path& root, const fs::path& shown_from, const 
             by_layout[lab].push_back(rel);
             continue;
         }
-        const std::string name = lower(rel.filename().string());
+        const std::string name = lower_case(rel.filename().string());
         if (name.size() < 4 || name.compare(name.size() - 3, 3, ".cu") != 0) continue;
         if (rel.generic_string().rfind("reference/", 0) == 0) continue;
         for (const std::string& lab : labs_defined(as_ascii(read_file((root / rel).string())))) by_function[lab].push_back(rel);

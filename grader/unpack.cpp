@@ -10,15 +10,12 @@
 #include <archive_entry.h>
 #endif
 
+#include "files.hpp"
+
 namespace fs = std::filesystem;
 
 namespace grader {
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -30,7 +27,7 @@ bool never_read_folder(const std::string& name) {
     static const char* const names[] = {".git", ".svn", ".hg", "__MACOSX", "node_modules", ".cache", ".ccache",
                                         "__pycache__", ".venv", "venv", ".vs", ".idea", "scan-grade-work",
                                         "scan-grade-results", "CMakeFiles"};
-    const std::string l = lower(name);
+    const std::string l = lower_case(name);
     if (l.rfind("build", 0) == 0 || l.rfind("cmake-build-", 0) == 0 || l == "out" || l == "bin" || l == "obj")
         return true;
     return std::find(std::begin(names), std::end(names), name) != std::end(names);
@@ -42,7 +39,7 @@ bool never_read_file(const std::string& name, const std::string& head) {
     static const char* const extensions[] = {".o", ".obj", ".a", ".so", ".dylib", ".dll", ".exe", ".lib", ".pdb",
                                              ".out", ".bin", ".cubin", ".fatbin", ".ncu-rep", ".nsys-rep", ".qdrep",
                                              ".sqlite", ".pyc", ".ninja_deps", ".ninja_log", ".deb", ".gch", ".pch"};
-    const std::string l = lower(name);
+    const std::string l = lower_case(name);
     for (const char* e : extensions)
         if (ends_with(l, e)) return true;
     if (l.find(".so.") != std::string::npos) return true;
@@ -231,7 +228,7 @@ std::size_t archive_extension(const std::string& file_name) {
     static const char* const extensions[] = {".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz", ".tar.lzma",
                                              ".tar.z",  ".tgz",     ".tbz",    ".tbz2",    ".txz",    ".tzst",
                                              ".tar",    ".zip",     ".7z",     ".rar",     ".cpio",   ".iso"};
-    const std::string l = lower(file_name);
+    const std::string l = lower_case(file_name);
     for (const char* e : extensions)
         if (l.size() > std::char_traits<char>::length(e) && ends_with(l, e)) return std::char_traits<char>::length(e);
     return 0;
@@ -259,7 +256,7 @@ Unpacked unpack_into(const fs::path& source, const fs::path& to) {
     Tally tally;
     const std::string name = source.filename().string();
     if (fs::is_directory(source)) copy_folder(source, to, tally);
-    else if (lower(name).size() > 3 && ends_with(lower(name), ".cu")) {
+    else if (lower_case(name).size() > 3 && ends_with(lower_case(name), ".cu")) {
         if (!tally.keep(name, fs::file_size(source))) throw tally.too_large(name);
         fs::copy_file(source, to / name);
     } else {

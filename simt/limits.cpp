@@ -242,27 +242,19 @@ std::vector<Limit> find_limits(const std::string& source, const std::string& shi
             break;
         }
     }
-    for (std::size_t i = 0; i < source.size();) {
-        if (!code[i] || !text::is_ident(source[i]) || (i > 0 && text::is_ident(source[i - 1]))) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < source.size() && text::is_ident(source[end])) ++end;
+    text::for_each_word(source, code, [&](std::size_t i, std::size_t end) {
         const std::string word = source.substr(i, end - i);
-        if (!std::isdigit(static_cast<unsigned char>(word[0]))) {
-            for (const Word& w : kWords)
-                if (w.prefix ? starts_with(word, w.name) : word == w.name) {
-                    add(i, w.construct, word);
-                    break;
-                }
-            const std::size_t after = text::skip_space(source, end);
-            if (source.compare(after, 2, "::") == 0)
-                for (const Word& w : kNamespaces)
-                    if (word == w.name) add(i, w.construct, word + "::");
-        }
-        i = end;
-    }
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) return;
+        for (const Word& w : kWords)
+            if (w.prefix ? starts_with(word, w.name) : word == w.name) {
+                add(i, w.construct, word);
+                break;
+            }
+        const std::size_t after = text::skip_space(source, end);
+        if (source.compare(after, 2, "::") == 0)
+            for (const Word& w : kNamespaces)
+                if (word == w.name) add(i, w.construct, word + "::");
+    });
     for (const std::size_t pos : host_only_launches(source, code))
         add(pos, "a kernel launch the device pass cannot see (host code under #ifndef __CUDA_ARCH__)", "<<<");
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -288,13 +280,7 @@ std::vector<Limit> find_library_scans(const std::string& source) {
     const std::vector<bool> code = text::code_mask(source);
     const bool opened[] = {std::regex_search(source, using_cub), std::regex_search(source, using_thrust)};
     std::vector<Limit> out;
-    for (std::size_t i = 0; i < source.size();) {
-        if (!code[i] || !text::is_ident(source[i]) || (i > 0 && text::is_ident(source[i - 1]))) {
-            ++i;
-            continue;
-        }
-        std::size_t end = i;
-        while (end < source.size() && text::is_ident(source[end])) ++end;
+    text::for_each_word(source, code, [&](std::size_t i, std::size_t end) {
         const std::string word = source.substr(i, end - i);
         // The namespace that qualifies the word, "" where none does.
         std::string qualifier;
@@ -315,8 +301,7 @@ std::vector<Limit> find_library_scans(const std::string& source) {
                 out.push_back({scan.construct, std::string(scan.library) + "::" + word,
                                static_cast<int>(text::line_of(source, i))});
         }
-        i = end;
-    }
+    });
     return out;
 }
 

@@ -23,4 +23,20 @@ bool word_at(const std::string& s, const std::vector<bool>& code, std::size_t po
 // The first position from `i` on that is not a space or newline.
 std::size_t skip_space(const std::string& s, std::size_t i);
 
+// Calls f(begin, end) for each word of program text (an identifier or a
+// number: a run of identifier characters), in order.
+template <typename F>
+void for_each_word(const std::string& s, const std::vector<bool>& code, F f) {
+    for (std::size_t i = 0; i < s.size();) {
+        if (!code[i] || !is_ident(s[i]) || (i > 0 && is_ident(s[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < s.size() && is_ident(s[end])) ++end;
+        f(i, end);
+        i = end;
+    }
+}
+
 }  // namespace simt::text
