@@ -127,7 +127,7 @@ zero_with() {  # zero_with NAME TEXT: NAME.json scores 0 and its output says TEX
 # (b) Broken submissions: an empty folder, and an upload Gradescope could not unzip.
 rm -rf "$ag/submission" && mkdir "$ag/submission"
 grade empty
-zero_with empty "no labs/02-brent-kung/scan.cu"
+zero_with empty "submission is an empty folder: it holds no files"
 printf 'PK\003\004 truncated' >"$ag/submission/labs.zip"
 grade corrupt-zip
 zero_with corrupt-zip "no labs/02-brent-kung/scan.cu"
