@@ -89,15 +89,14 @@ grade() {  # grade NAME: run_autograder on what submission/ holds; its results.j
     check "$1: results.json in Gradescope's format" python3 "$schema" "$ag/results/results.json"
 }
 
-# (a) A real submission: lab 02's modulo mapping, scored in its bands of
-# grader/tests/bands.txt, and exactly as the bundle's grader scores it itself.
+# (a) A real submission: lab 02's modulo mapping, scored in the bands of
+# its expect.txt, and exactly as the bundle's grader scores it itself.
 entry=lab02-modulo-mapping
 cp -R "$kit/grader/tests/corpus/$entry/." "$ag/submission/"
 grade "$entry"
 mkdir -p "$scratch/bands/$entry" && cp "$scratch/$entry.json" "$scratch/bands/$entry/results.json"
-grep "^$entry " "$kit/grader/tests/bands.txt" >"$scratch/bands.txt"
-check "$entry: in its $(wc -l <"$scratch/bands.txt") bands of bands.txt" \
-    python3 "$kit/grader/tests/check_bands.py" "$scratch/bands.txt" "$scratch/bands"
+check "$entry: in the bands of its expect.txt" python3 "$kit/grader/tests/check_corpus.py" "$scratch/bands" \
+    --expect "$kit/grader/tests/corpus/$entry/expect.txt" "$entry" --bands-only
 cat "$scratch/check.log"
 for f in feedback.txt junit.xml summary.md; do
     [ -s "$ag/results/$f" ] && expect yes "$entry: results/ holds $f too" || expect no "$entry: results/ holds $f too"

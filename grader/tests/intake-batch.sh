@@ -6,14 +6,11 @@
 # UTF-16, a header of their own, a stray file), each lab 02's reference,
 # graded on the emulator (lab 02 only) in WORK, grade-corpus.sh's work folder
 # where it ran first: every entry is graded or refused with its message, and
-# the rubric's intake switches do what they say. Last line: `N passed, N failed`.
+# the rubric's intake switches do what they say. TAP on standard output (tap.sh).
 set -u
 grade=$1 kit=$2 out=$3 work=$4
 rm -rf "$out" && mkdir -p "$out"
-passed=0 failed=0
-expect() {  # expect OK DESCRIPTION
-    if [ "$1" = yes ]; then passed=$((passed + 1)); echo "ok    $2"; else failed=$((failed + 1)); echo "FAIL  $2"; fi
-}
+. "$kit/grader/tests/tap.sh"
 ref=$kit/reference/02-brent-kung/scan.cu
 batch=$out/batch mk=$out/make
 mkdir -p "$batch" "$mk"
@@ -57,11 +54,11 @@ run() {  # run NAME [OPTIONS...]: grades the batch into $out/NAME; exit code in 
     rc=$?
 }
 flag() { python3 -c 'import csv, sys; print({r["student"]: r[sys.argv[2]] for r in csv.DictReader(open(sys.argv[1]))}.get(sys.argv[3], "(no row)"))' "$@"; }
-shows() { grep -qF -- "$2" "$1" && expect yes "$3" || { echo "  not found in $1: $2"; expect no "$3"; }; }
+shows() { grep -qF -- "$2" "$1" && expect yes "$3" || { echo "# not found in $1: $2"; expect no "$3"; }; }
 
 run default
 log=$out/default.log book=$out/default/gradebook.csv
-[ "$rc" -eq 0 ] && expect yes "the batch: exit 0" || { cat "$log"; expect no "the batch: exit $rc"; }
+[ "$rc" -eq 0 ] && expect yes "the batch: exit 0" || { note "$log"; expect no "the batch: exit $rc"; }
 shows "$log" "17 entries: 14 graded (0 taken from an earlier run), 3 refused (1 empty, 1 not a submission, 1 too large)" \
     "the summary counts every entry: 14 graded, 3 refused, by kind"
 [ "$(($(wc -l <"$book") - 1))" -eq 17 ] && expect yes "gradebook.csv: a row per entry (17)" || expect no "gradebook.csv: $(wc -l <"$book") lines"
@@ -126,5 +123,4 @@ run no-headers --rubric "$out/no-headers.json"
 run fail-under --fail-under 50
 [ "$rc" -eq 3 ] && shows "$out/fail-under.log" "scan-grade: exit 3: 5 submission(s) under --fail-under" "--fail-under 50: exit 3, the five under it named" \
     || expect no "--fail-under 50: exit $rc, wanted 3"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end
