@@ -98,6 +98,7 @@ std::vector<KitPart> handout_parts() {
         {"labs/README.md", "labs/README.md", false, false},
         {"labs/meson.build", "labs/meson.build", false, true},
         {"labs/targets.json", "labs/targets.json", false, false},  // ./scan-labs check: the rubric, the reference's figures
+        {"labs/catalog.txt", "labs/catalog.txt", false, true},      // the one list of labs
         {"labs/common", "labs/common", true, true},
     };
     for (const catalog::Lab& lab : catalog::labs()) {

@@ -33,10 +33,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import classroom50_schema  # noqa: E402
 import hidden  # noqa: E402
 import tally  # noqa: E402
+import catalog  # noqa: E402
 from tally import expect, finish  # noqa: E402
 
 grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
-LABS = ["01-kogge-stone", "02-brent-kung", "03-exclusive", "04-hierarchical", "05-decoupled-lookback"]
+LABS = catalog.labs(kit)
 KIT_VAR, KIT_TOKEN = "${{ vars.SCAN_LABS_KIT }}", "${{ secrets.SCAN_LABS_KIT_TOKEN }}"
 SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
 # What the workflows are given in the test: a secret the rubric does not hold.
