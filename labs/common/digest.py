@@ -2,7 +2,8 @@
 """digest.py TESTLOG.json: what `./scan-labs test` shows of the failed tests.
 digest.py --passed-labs TESTLOG.json: the labs (01 ...) whose tests all passed.
 digest.py --skipped TESTLOG.json: why each lab's tests were skipped, once per
-lab (no GPU for the cuda backend, or a scan.cu the emulator cannot run).
+lab (no GPU for the cuda backend, or a scan.cu the emulator cannot run), and
+why each other skipped test was (its output's last line).
 
 Meson's --print-errorlogs prints every failed test's whole output, and a lab's
 classes fail for the same problems: a stub's lab 01 printed its two findings
@@ -41,11 +42,16 @@ def skipped(tests):
     shown = set()
     for test in tests:
         lab = lab_of(test)
-        if test.get("result") != "SKIP" or lab is None or lab in shown:
+        if test.get("result") != "SKIP" or lab in shown:
+            continue
+        text = (test.get("stdout") or "").strip()
+        if lab is None:  # its line that says SKIP, else its last
+            lines = text.splitlines() or ["(it printed no reason)"]
+            reason = next((l for l in lines if l.startswith("SKIP")), lines[-1])
+            print("skipped: %s: %s" % (test.get("name", "?"), reason[len("SKIP: "):] if reason.startswith("SKIP: ") else reason))
             continue
         shown.add(lab)
-        reason = (test.get("stdout") or "").strip()
-        reason = reason[len("SKIP: "):] if reason.startswith("SKIP: ") else reason
+        reason = text[len("SKIP: "):] if text.startswith("SKIP: ") else text
         print("lab %s: its tests were skipped: %s" % (lab, reason))
     return 0
 
