@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>  // mkdtemp
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -73,6 +74,33 @@ std::size_t count(const std::string& text, const std::string& what) {
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 }  // namespace
+
+TEST_CASE("golden files: each results format of the sample report, byte for byte") {
+    // The files a platform reads, as the sample report gives them, kept in
+    // grader/tests/golden/ (this test's working folder): a change of format
+    // is reviewed as their diff. SCAN_GRADE_UPDATE_GOLDEN=1 writes them anew.
+    Report r = sample();
+    Classroom50Identity who{"scan-course", "scan-labs", "Doe, Jane", "individual", "submit/local",
+                            "local", "local", "local", "2026-11-27T00:00:00Z"};
+    const std::pair<const char*, std::string> files[] = {
+        {"results.json", gradescope_json(r)},    {"prairielearn.json", prairielearn_json(r)},
+        {"junit.xml", junit_xml(r)},             {"summary.md", markdown_summary(r)},
+        {"result.json", classroom50_json(r, who)}, {"feedback.txt", feedback_text(r)},
+        {"table.txt", terminal_table(r, false)}, {"gradebook.csv", gradebook_csv({r, sample("O\"Neil")})}};
+    const char* update = std::getenv("SCAN_GRADE_UPDATE_GOLDEN");
+    for (const auto& [name, text] : files) {
+        CAPTURE(name);
+        if (update && *update) {
+            std::ofstream(name, std::ios::binary) << text;
+            continue;
+        }
+        std::ifstream in(name, std::ios::binary);
+        REQUIRE_MESSAGE(in, "no golden file " << name << ": SCAN_GRADE_UPDATE_GOLDEN=1 writes it");
+        const std::string golden((std::istreambuf_iterator<char>(in)), {});
+        CHECK_MESSAGE(text == golden, name << " differs from grader/tests/golden/" << name
+                                           << " (SCAN_GRADE_UPDATE_GOLDEN=1 meson test outputs writes it anew)");
+    }
+}
 
 TEST_CASE("scores total the gradable components; check_report finds inconsistencies") {
     Report r = sample();
