@@ -199,6 +199,8 @@ std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab
             if (!nvcc.empty() && fs::exists(nvcc + "/nvcc")) break;
     nvcc = fs::exists(nvcc + "/nvcc") ? nvcc + "/nvcc" : "/usr/local/cuda/bin/nvcc";
     if (!fs::exists(nvcc)) return std::nullopt;
+    // Emptied first: an earlier submission's header must not stand in for one this file lacks.
+    fs::remove_all(scratch);
     fs::create_directories(scratch);
     // The file as it would sit in the kit: its own folder first on the include path.
     const std::string copy = scratch + "/scan.cu";
