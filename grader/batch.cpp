@@ -73,12 +73,14 @@ Batch read_batch(const fs::path& folder, bool refuse_duplicates) {
     return b;
 }
 
-std::string batch_summary(std::size_t entries, std::size_t graded, const std::vector<std::string>& refused_kinds) {
+std::string batch_summary(std::size_t entries, std::size_t graded, std::size_t resumed,
+                          const std::vector<std::string>& refused_kinds) {
     std::map<std::string, std::size_t> kinds;
     for (const auto& k : refused_kinds) ++kinds[k];
     std::string why;
     for (const auto& [kind, n] : kinds) why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
-    return std::to_string(entries) + (entries == 1 ? " entry: " : " entries: ") + std::to_string(graded) + " graded, " +
+    return std::to_string(entries) + (entries == 1 ? " entry: " : " entries: ") + std::to_string(graded) + " graded (" +
+           std::to_string(resumed) + " taken from an earlier run), " +
            std::to_string(refused_kinds.size()) + " refused" + (why.empty() ? "" : " (" + why + ")");
 }
 

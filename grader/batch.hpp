@@ -27,7 +27,9 @@ struct Batch {
 
 Batch read_batch(const std::filesystem::path& folder, bool refuse_duplicates);
 
-// "12 entries: 9 graded, 3 refused (2 not a submission, 1 duplicate upload)".
-std::string batch_summary(std::size_t entries, std::size_t graded, const std::vector<std::string>& refused_kinds);
+// "12 entries: 9 graded (2 taken from an earlier run), 3 refused (2 not a
+// submission, 1 duplicate upload)".
+std::string batch_summary(std::size_t entries, std::size_t graded, std::size_t resumed,
+                          const std::vector<std::string>& refused_kinds);
 
 }  // namespace grader

@@ -8,6 +8,7 @@
 #include "catalog.hpp"
 #include "files.hpp"
 #include "source_text.hpp"
+#include "unpack.hpp"
 
 namespace fs = std::filesystem;
 
@@ -182,8 +183,7 @@ LabFiles find_lab_files(const fs::path& root, const fs::path& shown_from, const 
             by_layout[lab].push_back(rel);
             continue;
         }
-        const std::string name = lower_case(rel.filename().string());
-        if (name.size() < 4 || name.compare(name.size() - 3, 3, ".cu") != 0) continue;
+        if (!cu_file_name(rel.filename().string())) continue;
         if (rel.generic_string().rfind("reference/", 0) == 0) continue;
         for (const std::string& lab : labs_defined(as_ascii(read_file((root / rel).string())))) by_function[lab].push_back(rel);
     }

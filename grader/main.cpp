@@ -417,9 +417,8 @@ int main(int argc, char** argv) {
                     finished.push_back(*reports[k]);
                     if (!reports[k]->refused.empty()) refused.push_back(reports[k]->refused);
                 }
-            // "12 entries: 9 graded (2 taken from an earlier run), 3 refused (...)"
-            std::string summary = batch_summary(entries.size(), finished.size() - refused.size(), refused);
-            summary.insert(summary.find(" graded") + 7, " (" + std::to_string(resumed_count.load()) + " taken from an earlier run)");
+            const std::string summary =
+                batch_summary(entries.size(), finished.size() - refused.size(), resumed_count.load(), refused);
             if (part.empty()) {
                 std::fputs(write_gradebook(finished, out).c_str(), stdout);
                 std::printf("%s: %s/gradebook.csv and one folder per student in %s/\n", summary.c_str(), out.c_str(), out.c_str());

@@ -46,13 +46,8 @@ Submission open_submission(const std::string& path, const std::string& unpack_di
 }
 
 std::string submission_name(const std::string& file_name) {
-    std::size_t cut = archive_extension(file_name);
-    if (cut == 0 && file_name.size() > 3) {
-        std::string tail = file_name.substr(file_name.size() - 3);
-        std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        if (tail == ".cu") cut = 3;
-    }
-    return file_name.substr(0, file_name.size() - cut);
+    const std::size_t cut = archive_extension(file_name);
+    return file_name.substr(0, file_name.size() - (cut ? cut : cu_file_name(file_name) ? 3 : 0));
 }
 
 }  // namespace grader

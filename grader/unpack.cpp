@@ -234,6 +234,11 @@ std::size_t archive_extension(const std::string& file_name) {
     return 0;
 }
 
+bool cu_file_name(const std::string& file_name) {
+    const std::string l = lower_case(file_name);
+    return l.size() > 3 && ends_with(l, ".cu");
+}
+
 bool readable_archive(const fs::path& file) {
 #ifdef HAVE_LIBARCHIVE
     Reader r;
@@ -256,7 +261,7 @@ Unpacked unpack_into(const fs::path& source, const fs::path& to) {
     Tally tally;
     const std::string name = source.filename().string();
     if (fs::is_directory(source)) copy_folder(source, to, tally);
-    else if (lower_case(name).size() > 3 && ends_with(lower_case(name), ".cu")) {
+    else if (cu_file_name(name)) {
         if (!tally.keep(name, fs::file_size(source))) throw tally.too_large(name);
         fs::copy_file(source, to / name);
     } else {

@@ -40,6 +40,9 @@ constexpr std::size_t kMaxEntries = 20000;
 // 0 where it has none.
 std::size_t archive_extension(const std::string& file_name);
 
+// Whether `file_name` names a .cu file, in any case of extension.
+bool cu_file_name(const std::string& file_name);
+
 // Whether libarchive reads `file` as an archive (any name).
 bool readable_archive(const std::filesystem::path& file);
 

@@ -338,7 +338,7 @@ TEST_CASE("batch: every entry accounted for; duplicates graded apart or refused 
             CHECK(e.refused == "3 uploads for Alice (Alice, alice.tar.gz, alice.zip): the rubric's intake.duplicates is "
                                "\"refuse\", so none is graded; keep one");
         }
-    CHECK(batch_summary(12, 9, {"not a submission", "duplicate upload", "not a submission"}) ==
-          "12 entries: 9 graded, 3 refused (1 duplicate upload, 2 not a submission)");
-    CHECK(batch_summary(1, 1, {}) == "1 entry: 1 graded, 0 refused");
+    CHECK(batch_summary(12, 9, 2, {"not a submission", "duplicate upload", "not a submission"}) ==
+          "12 entries: 9 graded (2 taken from an earlier run), 3 refused (1 duplicate upload, 2 not a submission)");
+    CHECK(batch_summary(1, 1, 0, {}) == "1 entry: 1 graded (0 taken from an earlier run), 0 refused");
 }
