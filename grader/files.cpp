@@ -25,4 +25,10 @@ std::string lower_case(std::string s) {
     return s;
 }
 
+std::string first_lines(const std::string& text, int lines) {
+    std::size_t at = 0;
+    for (int i = 0; i < lines && at != std::string::npos; ++i) at = text.find('\n', at + 1);
+    return at == std::string::npos ? text : text.substr(0, at + 1) + "[...]\n";
+}
+
 }  // namespace grader

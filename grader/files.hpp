@@ -12,5 +12,8 @@ std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 // ASCII lower case: file names and extensions compared in any case.
 std::string lower_case(std::string s);
+// The text's first `lines` lines, "[...]" after them where it goes on: a
+// process's output cut for the feedback.
+std::string first_lines(const std::string& text, int lines);
 
 }  // namespace grader

@@ -1,0 +1,91 @@
+// What builds a submission's labs and runs them: the grader's one door to
+// compilers, processes and the GPU. grade() asks it for builds and runs and
+// decides everything else itself, so a test can hand it canned runs (right,
+// wrong, racy, hung, crashed) and check the scores without building anything,
+// as CUB's dispatch takes its kernels and launcher. process_executor.hpp is
+// the one that runs real processes.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog.hpp"
+#include "generator.hpp"
+#include "lab_files.hpp"
+#include "observation.hpp"
+#include "timing.hpp"
+#include "workspace.hpp"
+
+namespace grader {
+
+// A runner's run: the observation it wrote, or why there is none.
+struct Run {
+    bool ok = false;
+    bool timed_out = false;
+    std::string problem;
+    std::string output;  // what the process printed (kept to the limit), for tools whose reports are read
+    harness::Observation seen;
+    // The emulator's second run with the blocks in reverse order (--reversed-too), when it made one.
+    std::shared_ptr<harness::Observation> reversed;
+};
+
+// What the emulator's run records besides the outputs.
+enum class Trace {
+    none,
+    reversed_too,  // a second run with the blocks in reverse order
+    divergence,    // the warps' divergence, for the divergence component
+};
+
+// One GPU process running a lab's datasets in order (the runner's --plan).
+struct PlanRun {
+    std::vector<Run> done;  // the first datasets' runs, as far as the process got
+    Run failed;             // where it stopped short: the next dataset's failure (timed_out, problem)
+    bool device_lost = false;  // a run left the device unusable: the rest need a new process
+    bool cannot_run = false;   // the runner cannot run at all (no usable GPU, not started)
+};
+
+// One function timed against the reference (scan-bench --against --grading).
+struct TimingRun {
+    std::string problem;  // why it left no valid result; empty when it did
+    Timed timed;          // scan-bench's summary (with its own verdict in timed.problem)
+    harness::Observation seen;  // the outputs of the timed calls, to be judged
+};
+
+class Executor {
+public:
+    virtual ~Executor() = default;
+    // Builds the labs on ctx.backends[backend]: one result per lab, in order.
+    virtual std::vector<BuildResult> build(std::size_t backend,
+                                           const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) = 0;
+    // Whether nvcc compiles the file, on a machine without the GPU's build;
+    // nothing where no nvcc is.
+    virtual std::optional<BuildResult> nvcc_check(const catalog::Lab& lab, const LabFile& file) = 0;
+    // The emulator's runner on one dataset.
+    virtual Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input,
+                        double timeout_s, Trace trace) = 0;
+    // The reference's divergence run of one function on the divergence dataset.
+    virtual Run reference_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                     const std::vector<float>& input) = 0;
+    // The GPU's runner on `datasets` (function, input) in one process.
+    virtual PlanRun gpu_plan(const catalog::Lab& lab,
+                             const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) = 0;
+    // compute-sanitizer's `tool` on one function on the GPU.
+    virtual Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
+                         const std::vector<float>& input) = 0;
+    // One function's timing on the GPU, the GPU held alone by the caller.
+    virtual TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) = 0;
+};
+
+// One grading slot (a batch worker owns one): its executor, and the GPU it
+// runs on (-1 without the cuda backend).
+struct Slot {
+    std::unique_ptr<Executor> exec;
+    int gpu = -1;        // index into Context::gpus and gpu_locks
+    std::string gpu_id;  // nvidia-smi's index of that GPU
+};
+
+}  // namespace grader

@@ -1,0 +1,115 @@
+#include "lab_state.hpp"
+
+#include <regex>
+
+#include "files.hpp"
+#include "score.hpp"
+
+namespace grader {
+
+// The first few findings of a category; one the list holds already, but for
+// how many more blocks showed it (the emulator counts them per dataset), is
+// not news, so another tool's finding still gets shown.
+void note_finding(LabState& state, const std::string& category, const std::string& finding) {
+    static const std::regex blocks(R"( \(and [0-9]+ more blocks?\))");
+    auto& list = state.findings[category];
+    const std::string key = std::regex_replace(finding, blocks, "");
+    for (const auto& f : list)
+        if (std::regex_replace(f, blocks, "") == key) return;
+    if (list.size() < 3) list.push_back(finding);
+}
+
+namespace {
+
+// A withheld unit's failure says only that it failed.
+void withhold(const Unit& unit, const std::string& on, Verdict& v) {
+    if (!unit.withheld) return;
+    if (!v.feedback.empty()) v.feedback = "FAIL  " + unit.what + on + "\n";
+    for (auto& [category, finding] : v.findings)
+        finding = category + " finding on " + unit.what + " (details shown after grades are published)";
+}
+
+Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r) {
+    Verdict v;
+    if (!r.ok) {
+        v.timed_out = r.timed_out;
+        v.feedback = "FAIL  " + unit.what + on + ": " + r.problem + "\n";
+        return v;
+    }
+    // The run in the emulator's default block order, then (when it made one)
+    // the run with the blocks reversed: both must be right.
+    const auto judge_one = [&](const harness::Observation& seen, const std::string& order) {
+        for (const auto& f : seen.findings) v.findings.push_back({score::category_of(f), f});
+        if (seen.leaked_bytes)
+            v.findings.push_back({"leak", std::to_string(seen.leaked_bytes) + " bytes in " +
+                                              std::to_string(seen.leaked_allocations) + " allocation(s) still live after " +
+                                              unit.function + " returned (cudaFree every temporary)"});
+        std::string why;
+        for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
+            if (!c.ok && !score::safety_rule(c.rule))
+                why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
+        for (const auto& f : seen.findings)
+            if (score::undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
+        if (!why.empty())
+            v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
+        return why.empty();
+    };
+    v.passed = judge_one(r.seen, r.reversed ? r.seen.block_order : "") &&
+               (!r.reversed || judge_one(*r.reversed, r.reversed->block_order + ": a GPU may run blocks in any order"));
+    return v;
+}
+
+}  // namespace
+
+Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
+    Verdict v = judge_run_in_full(unit, on, r);
+    withhold(unit, on, v);
+    return v;
+}
+
+Verdict not_run(const Unit& unit, const std::string& on, const std::string& why) {
+    Verdict v;
+    v.feedback = "FAIL  " + unit.what + on + ": not run, " + why + "\n";
+    withhold(unit, on, v);
+    return v;
+}
+
+std::string on_label(const Context& ctx, const std::string& backend) {
+    return ctx.backends.size() > 1 ? " [" + backend + "]" : "";
+}
+
+std::string hung_runs(const LabState& state) {
+    std::string out;
+    for (const auto& [function, what] : state.gpu_hung)
+        out += (out.empty() ? "" : "; ") + function + " on " + what;
+    return out;
+}
+
+TestResult make_test(const std::string& lab, const catalog::Lab& info, const std::string& component,
+                     const std::string& name, double score, double max, const std::string& output) {
+    TestResult t;
+    t.lab = lab;
+    t.component = component;
+    t.name = info.suite + " " + name;
+    t.score = score;
+    t.max_score = max;
+    t.status = score >= max - 1e-9 ? Status::Passed : Status::Failed;
+    t.output = output;
+    return t;
+}
+
+bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
+    if (gpu && state.gpu_hung.size() == state.lab->functions.size()) return false;
+    for (const Unit& u : state.units)
+        if (u.scored && u.on[backend].passed) return true;
+    return false;
+}
+
+std::string skip_reason(const LabState& state, bool gpu_work) {
+    if (state.gate <= 0) return "not scored: no dataset came out right, and this component is scaled by correctness";
+    if (gpu_work && state.gpu_hung.size() == state.lab->functions.size())
+        return "not run on the GPU: " + hung_runs(state) + " timed out there (a hung kernel costs its function's later GPU work)";
+    return "";
+}
+
+}  // namespace grader

@@ -1,0 +1,84 @@
+// What grading one lab gathers before it is scored: its units (a function on
+// a dataset) with a verdict per backend, its findings, its divergence and
+// timing runs; and the judging of one run into a verdict.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "context.hpp"
+#include "executor.hpp"
+#include "generator.hpp"
+#include "lab_files.hpp"
+#include "limits.hpp"
+#include "report.hpp"
+
+namespace grader {
+
+// One function on one dataset on one backend, judged.
+struct Verdict {
+    bool passed = false, timed_out = false;
+    std::string feedback;                                      // FAIL lines; empty when passed
+    std::vector<std::pair<std::string, std::string>> findings;  // category, finding
+};
+
+// One function on one dataset, on every backend.
+struct Unit {
+    std::string cls, function;
+    datasets::Spec spec;
+    bool hidden = false, scored = true, passed = false;
+    bool withheld = false;  // hidden, and not --show-hidden: named by number, no details
+    const catalog::Function* fn = nullptr;
+    std::vector<float> input;
+    std::string what, feedback;
+    std::vector<Verdict> on;  // per backend, in ctx.backends' order
+};
+
+struct LabState {
+    const catalog::Lab* lab;
+    LabFile file;
+    std::vector<simt::Limit> limits;  // what of its scan.cu the emulator cannot run (simt/limits.hpp)
+    // Where the emulator cannot run it and a GPU grades it alone: the index
+    // of the emulator's backend, whose verdicts then do not count; else -1.
+    int emu_off = -1;
+    std::string cache_key;  // where its result goes in the result cache; empty: it is not kept
+    LabResult out;
+    std::vector<Unit> units;
+    std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
+    std::atomic<unsigned> emu_timeouts{0};
+    std::mutex mutex;         // guards block_order, set by the emulator's runs
+    std::string block_order;  // the emulator's default block order, for the feedback
+    // function -> its GPU run that timed out, where one did: that function's
+    // later GPU work (datasets, compute-sanitizer, timing) is skipped
+    std::map<std::string, std::string> gpu_hung;
+    double gate = 0;       // correctness fraction
+    std::vector<std::pair<std::string, std::string>> sanitizer_findings;  // category, finding
+    bool divergence_ran = false, timing_ran = false;
+    std::vector<std::pair<Run, Run>> divergence;  // per function: the student's run and the reference's
+    std::vector<TimingRun> timings;               // per function; problem: why it is not scored
+};
+
+// The first few findings of a category, each once (see lab_state.cpp).
+void note_finding(LabState& state, const std::string& category, const std::string& finding);
+// A run judged against the unit's input; `on` names the backend where several are graded.
+Verdict judge_run(const Unit& unit, const std::string& on, const Run& r);
+Verdict not_run(const Unit& unit, const std::string& on, const std::string& why);
+// " [emu]" where several backends are graded, else "".
+std::string on_label(const Context& ctx, const std::string& backend);
+// "hierarchical_scan's hidden dataset 2 of lab 04": each function whose GPU run timed out, and the run.
+std::string hung_runs(const LabState& state);
+TestResult make_test(const std::string& lab, const catalog::Lab& info, const std::string& component,
+                     const std::string& name, double score, double max, const std::string& output);
+// Whether a lab's later work on a backend is worth running: some dataset
+// came out right there (its correctness is not 0) and none hung there. It is
+// decided per backend, so the GPU's work goes on while the emulator's
+// datasets still run; what the final correctness rules out is not scored.
+bool worth_running(const LabState& state, std::size_t backend, bool gpu);
+// Why a lab's later component is not scored, or "" when it is.
+std::string skip_reason(const LabState& state, bool gpu_work);
+
+}  // namespace grader

@@ -1,0 +1,287 @@
+#include "pipeline.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "files.hpp"
+#include "manifest.hpp"
+#include "outputs.hpp"
+#include "sanitizer.hpp"
+#include "score.hpp"
+
+namespace grader {
+
+namespace {
+
+GpuLock* gpu_lock(const Context& ctx, const Slot& slot) {
+    return slot.gpu < 0 ? nullptr : ctx.gpu_locks[static_cast<std::size_t>(slot.gpu)].get();
+}
+
+}  // namespace
+
+void plan_units(const Context& ctx, LabState& state) {
+    const catalog::Lab& lab = *state.lab;
+    std::size_t hidden_count = 0;
+    const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden) {
+        hidden_count += hidden;
+        for (const auto& fn : lab.functions) {
+            Unit u;
+            u.cls = cls;
+            u.function = fn.name;
+            u.spec = spec;
+            u.hidden = hidden;
+            u.fn = &fn;
+            u.input = datasets::generate(spec);
+            u.scored = !score::trivial(u.input, fn.spec);
+            u.withheld = hidden && !ctx.show_hidden;
+            u.what = u.withheld ? "hidden dataset " + std::to_string(hidden_count) + " of lab " + lab.id.substr(0, 2)
+                                : (hidden ? "hidden " : "") + datasets::describe(spec) +
+                                      (u.scored ? "" : " (no points: the answer equals the input)");
+            u.on.resize(ctx.backends.size());
+            state.units.push_back(std::move(u));
+        }
+    };
+    for (const auto& entry : datasets::read_manifest(ctx.kit + "/datasets/manifest/" + lab.suite + ".txt"))
+        add(entry.cls, entry.spec, false);
+    if (const auto hidden = ctx.rubric.hidden.find(lab.id); hidden != ctx.rubric.hidden.end())
+        for (const auto& spec : hidden->second) add("hidden", spec, true);
+}
+
+// After give_up_after timeouts in a lab its remaining datasets are not run.
+constexpr long long kLargeRun = 1 << 16;  // elements: about 0.1 s on the emulator
+// The reversed run is for code that is right only in some block order; that
+// shows once a launch has more blocks than the emulator starts at once (4),
+// which every dataset of up to 2^17 elements with more than one section has.
+// Above that it would double the emulator's largest runs for nothing more.
+constexpr std::size_t kReversedMax = 1 << 17;
+void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    const int emu = backend_index(ctx, "emu");
+    if (emu < 0) return;
+    const auto b = static_cast<std::size_t>(emu);
+    const std::string on = on_label(ctx, "emu");
+    const auto run_one = [&](LabState& state, Unit& unit) {
+        if (stopping()) return;
+        if (state.emu_timeouts >= ctx.rubric.give_up_after) {
+            unit.on[b] = not_run(unit, on, "after " + std::to_string(state.emu_timeouts.load()) + " timeouts in this lab");
+            return;
+        }
+        Run r;
+        {
+            Token token(ctx.cpu);
+            const bool reversed = unit.input.size() <= kReversedMax;  // two runs, twice the time
+            r = slot.exec->emulate(*state.lab, unit.function, unit.input,
+                                   (reversed ? 2 : 1) * run_timeout(ctx, "emu", unit.input.size()),
+                                   reversed ? Trace::reversed_too : Trace::none);
+        }
+        if (r.ok && !r.seen.block_order.empty()) {
+            std::lock_guard<std::mutex> lock(state.mutex);
+            state.block_order = r.seen.block_order;
+        }
+        state.emu_timeouts += r.timed_out;
+        unit.on[b] = judge_run(unit, on, r);
+    };
+    // First each lab's smallest datasets, one at a time, until one ends in
+    // time: a kernel that hangs everywhere costs give_up_after timeouts, not
+    // one per core.
+    std::vector<std::vector<const Unit*>> probed(labs.size());
+    run_tasks(labs.size(), static_cast<unsigned>(labs.size()), [&](std::size_t l) {
+        LabState& state = *labs[l];
+        std::vector<Unit*> small;
+        for (auto& unit : state.units)
+            if (unit.scored) small.push_back(&unit);
+        std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input.size() < b->input.size(); });
+        for (Unit* unit : small) {
+            if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
+            run_one(state, *unit);
+            probed[l].push_back(unit);
+            if (!unit->on[b].timed_out) break;
+        }
+    });
+    // Then the rest across the cores: small ones first, then the large ones,
+    // largest first, so the cores finish together.
+    std::vector<std::pair<LabState*, Unit*>> runs;
+    for (std::size_t l = 0; l < labs.size(); ++l)
+        for (auto& unit : labs[l]->units)
+            if (std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end()) runs.push_back({labs[l], &unit});
+    const auto order = [](const Unit* u) {
+        const auto n = static_cast<long long>(u->input.size());
+        return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
+    };
+    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
+    run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) { run_one(*runs[k].first, *runs[k].second); });
+}
+
+void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    const int emu = backend_index(ctx, "emu");
+    if (emu < 0) return;
+    const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
+    const std::vector<float> input = datasets::generate(spec);
+    std::vector<std::pair<LabState*, std::size_t>> jobs;
+    for (LabState* state : labs) {
+        if (!worth_running(*state, static_cast<std::size_t>(emu), false)) continue;
+        state->divergence_ran = true;
+        state->divergence.resize(state->lab->functions.size());
+        for (std::size_t f = 0; f < state->lab->functions.size(); ++f) jobs.push_back({state, f});
+    }
+    run_tasks(jobs.size(), ctx.cpu.count(), [&](std::size_t k) {
+        auto [state, f] = jobs[k];
+        const catalog::Function& fn = state->lab->functions[f];
+        if (stopping()) return;
+        {
+            Token token(ctx.cpu);
+            state->divergence[f].first =
+                slot.exec->emulate(*state->lab, fn.name, input, run_timeout(ctx, "emu", spec.n), Trace::divergence);
+        }
+        state->divergence[f].second = slot.exec->reference_divergence(*state->lab, fn, spec, input);
+    });
+}
+
+// Every dataset in one runner process (--plan), so the CUDA context is made
+// once; a run that leaves the device unusable or crashes the process costs a
+// new process for the rest, and a run that hangs costs a timeout of its
+// function only: the other functions' runs go on in a new process (a lab 03
+// whose Kogge-Stone hangs keeps its Brent-Kung's points), and that
+// function's later compute-sanitizer and timing runs are skipped.
+void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state) {
+    const auto b = static_cast<std::size_t>(backend_index(ctx, "cuda"));
+    const std::string on = on_label(ctx, "cuda");
+    std::vector<std::size_t> pending;  // the units still to run, in order; the first is the next process's first
+    std::map<std::string, unsigned> hangs;  // function -> its GPU runs that timed out
+    for (std::size_t i = 0; i < state.units.size(); ++i) pending.push_back(i);
+    while (!pending.empty() && !stopping()) {
+        std::vector<std::pair<std::string, const std::vector<float>*>> datasets;
+        for (std::size_t i : pending) datasets.push_back({state.units[i].function, &state.units[i].input});
+        PlanRun run;
+        {
+            SharedGpu gpu(gpu_lock(ctx, slot));
+            run = slot.exec->gpu_plan(*state.lab, datasets);
+        }
+        std::size_t p = 0;
+        for (; p < run.done.size(); ++p) {
+            Unit& u = state.units[pending[p]];
+            u.on[b] = judge_run(u, on, run.done[p]);
+        }
+        if (p == pending.size()) break;
+        if (run.device_lost) {  // the run before this one left the device unusable: the rest in a new process
+            pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
+            continue;
+        }
+        const std::size_t k = pending[p];
+        state.units[k].on[b] = judge_run(state.units[k], on, run.failed);
+        std::vector<std::size_t> rest(pending.begin() + static_cast<std::ptrdiff_t>(p) + 1, pending.end());
+        pending.clear();
+        if (run.failed.timed_out) {
+            // The others' runs go on. That function's go on smallest first (a
+            // hang that grows with n then costs only the runs it hangs on)
+            // until it has timed out give_up_after times; then the rest are
+            // not run.
+            const std::string& function = state.units[k].function;
+            state.gpu_hung.emplace(function, state.units[k].what);
+            const bool give_up = ++hangs[function] >= ctx.rubric.give_up_after;
+            std::vector<std::size_t> its;
+            for (std::size_t j : rest)
+                (state.units[j].function == function ? its : pending).push_back(j);
+            std::stable_sort(its.begin(), its.end(), [&](std::size_t x, std::size_t y) {
+                return state.units[x].input.size() < state.units[y].input.size();
+            });
+            for (std::size_t j : its)
+                if (give_up)
+                    state.units[j].on[b] = not_run(state.units[j], on, function + "'s GPU runs timed out " +
+                                                                           std::to_string(hangs[function]) +
+                                                                           " times, the last on " + state.units[k].what);
+                else
+                    pending.push_back(j);
+        } else if (run.cannot_run) {
+            for (std::size_t j : rest) state.units[j].on[b] = not_run(state.units[j], on, run.failed.problem);
+        } else {
+            pending = rest;
+        }
+    }
+}
+
+// Each tool on each function in processes of their own, at a small n, as
+// many at once as there are cores (the tools are mostly CPU-bound); their
+// reports are read into findings of the emulator's categories, in a fixed
+// order whatever order the runs end in.
+void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    const int cuda = backend_index(ctx, "cuda");
+    if (cuda < 0) return;
+    struct Job {
+        LabState* state;
+        std::string tool;
+        const catalog::Function* fn;
+        Run run;
+    };
+    std::vector<Job> jobs;
+    for (LabState* state : labs) {
+        if (!worth_running(*state, static_cast<std::size_t>(cuda), true)) continue;
+        for (const auto& tool : ctx.rubric.sanitizer_tools)
+            for (const auto& fn : state->lab->functions)
+                if (!state->gpu_hung.count(fn.name)) jobs.push_back({state, tool, &fn, {}});
+    }
+    const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
+    run_tasks(jobs.size(), ctx.cpu.count(), [&](std::size_t k) {
+        Job& job = jobs[k];
+        if (stopping()) return;
+        // The GPU first: a core taken while waiting for another slot's timing
+        // to end would sit idle, and every slot's emulator runs wait for it.
+        SharedGpu gpu(gpu_lock(ctx, slot));
+        Token token(ctx.cpu);
+        job.run = slot.exec->sanitize(job.tool, *job.state->lab, job.fn->name, input);
+    });
+    for (const Job& job : jobs) {
+        const Run& r = job.run;
+        auto& findings = job.state->sanitizer_findings;
+        if (r.ok) continue;
+        const std::string on = " (compute-sanitizer " + job.tool + " on " + job.fn->name + ")";
+        if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
+            findings.push_back({"barrier", "deadlock: " + job.fn->name + " did not finish in " +
+                                               fixed(ctx.rubric.sanitizer_timeout_s, 0) +
+                                               " s; is a __syncthreads() inside a loop or branch some threads leave?" + on});
+            continue;
+        }
+        const std::vector<Finding> found = parse_sanitizer(job.tool, r.output);
+        for (const auto& f : found) findings.push_back({f.category, f.text});
+        if (found.empty()) {  // the tool failed the run, but in words the grader does not know
+            const std::string category = job.tool == "racecheck" ? "race" : job.tool == "synccheck" ? "barrier" : "memory";
+            findings.push_back({category, "the run failed: " + r.problem + on});
+        }
+    }
+}
+
+void run_timing(Context& ctx, Slot& slot, LabState& state) {
+    state.timing_ran = true;
+    const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
+    for (const auto& fn : state.lab->functions) {
+        if (stopping()) return;
+        if (const auto hung = state.gpu_hung.find(fn.name); hung != state.gpu_hung.end()) {
+            TimingRun skipped;
+            skipped.problem = "not run: its GPU run on " + hung->second + " timed out";
+            state.timings.push_back(std::move(skipped));
+            continue;
+        }
+        state.timings.push_back(slot.exec->time(*state.lab, fn, spec));
+    }
+}
+
+void judge_timing(Context& ctx, LabState& state) {
+    const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
+    std::vector<float> input;
+    for (std::size_t f = 0; f < state.timings.size(); ++f) {
+        TimingRun& timing = state.timings[f];
+        const catalog::Function& fn = state.lab->functions[f];
+        if (!timing.problem.empty()) continue;
+        timing.problem = timing.timed.problem;  // scan-bench's own verdict (a wrong call, the copy floor)
+        if (!timing.problem.empty()) continue;
+        try {
+            if (input.empty()) input = datasets::generate(spec);
+            for (const auto& c : harness::judge(input, timing.seen, fn.spec, true, fn.name))
+                if (!c.ok && timing.problem.empty())
+                    timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
+        } catch (const std::exception& e) {
+            timing.problem = std::string("the timing program left no valid result (") + e.what() + ")";
+        }
+    }
+}
+
+}  // namespace grader

@@ -1,0 +1,34 @@
+// The per-lab pipeline: the units planned, then on the CPU the emulator's
+// datasets and divergence runs, on the GPU each lab's datasets, then
+// compute-sanitizer, then timing; every run asked of the slot's executor,
+// under the context's cores and the slot's GPU lock (schedule.hpp).
+#pragma once
+
+#include <vector>
+
+#include "context.hpp"
+#include "executor.hpp"
+#include "lab_state.hpp"
+
+namespace grader {
+
+// The units of one lab: the public manifest's datasets and the rubric's
+// hidden ones, each for every function, their inputs generated here.
+void plan_units(const Context& ctx, LabState& state);
+
+// The emulator's runs: one process per dataset, as many at once as there are cores.
+void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// The emulator's divergence runs of the student's functions and the
+// reference's, for the labs with some dataset right.
+void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// The GPU's runs of one lab's datasets.
+void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state);
+// compute-sanitizer's tools on each function, into state.sanitizer_findings.
+void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// The GPU timing of one lab's functions against the reference's, the GPU
+// held alone by the caller; judge_timing judges the timed calls' outputs
+// after it is released.
+void run_timing(Context& ctx, Slot& slot, LabState& state);
+void judge_timing(Context& ctx, LabState& state);
+
+}  // namespace grader

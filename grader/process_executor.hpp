@@ -1,0 +1,50 @@
+// The executor that runs real processes: each backend's workspace builds the
+// labs, the runners run contained (sandbox.hpp) in the workspace's scratch
+// folder, compute-sanitizer and scan-bench on the slot's GPU.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "executor.hpp"
+#include "workspace.hpp"
+
+namespace grader {
+
+class ProcessExecutor : public Executor {
+public:
+    // Slot `index`'s workspaces (one per backend of ctx), its programs seeing
+    // only the GPU `gpu_id` (nvidia-smi's index; "" for none).
+    ProcessExecutor(const Context& ctx, unsigned index, std::string gpu_id);
+
+    std::vector<BuildResult> build(std::size_t backend,
+                                   const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override;
+    std::optional<BuildResult> nvcc_check(const catalog::Lab& lab, const LabFile& file) override;
+    Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input,
+                double timeout_s, Trace trace) override;
+    Run reference_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                             const std::vector<float>& input) override;
+    PlanRun gpu_plan(const catalog::Lab& lab,
+                     const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) override;
+    Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
+                 const std::vector<float>& input) override;
+    TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) override;
+
+private:
+    Workspace* workspace(const std::string& backend) const;
+    std::vector<std::string> env() const;  // CUDA_VISIBLE_DEVICES for its programs
+    Run run_runner(const std::string& scratch, const std::string& name, std::vector<std::string> program,
+                   const std::string& function, const std::vector<float>& input, double timeout_s, bool contained,
+                   std::vector<std::string> extra = {});
+    std::string name(const char* prefix);  // a scratch file name no other run of this slot has
+
+    const Context& ctx_;
+    std::string gpu_id_;
+    std::vector<std::unique_ptr<Workspace>> workspaces_;  // in ctx.backends' order
+    std::atomic<unsigned> runs_{0};
+};
+
+}  // namespace grader

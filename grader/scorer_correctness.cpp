@@ -1,0 +1,56 @@
+#include "scorers.hpp"
+
+#include <algorithm>
+
+namespace grader {
+
+// Correctness from the units' verdicts: one test per class (and function),
+// points per scored dataset; the findings noted in the units' order.
+void score_correctness(const Context& ctx, LabState& state) {
+    const catalog::Lab& lab = *state.lab;
+    LabResult& out = state.out;
+    const Weights& w = ctx.rubric.weights_of(lab.id);
+    std::size_t scored = 0, passed = 0;
+    for (auto& u : state.units) {
+        u.passed = true;
+        for (std::size_t b = 0; b < u.on.size(); ++b) {
+            if (static_cast<int>(b) == state.emu_off) continue;
+            const Verdict& v = u.on[b];
+            u.passed = u.passed && v.passed;
+            u.feedback += v.feedback;
+            for (const auto& [category, f] : v.findings) note_finding(state, category, f);
+        }
+        if (u.passed) u.feedback = "ok    " + u.what + "\n";
+        scored += u.scored;
+        passed += u.scored && u.passed;
+        u.input = {};
+    }
+    state.gate = scored ? static_cast<double>(passed) / static_cast<double>(scored) : 0;
+    std::vector<std::pair<std::string, std::string>> groups;
+    for (const auto& u : state.units)
+        if (std::find(groups.begin(), groups.end(), std::make_pair(u.cls, u.function)) == groups.end()) groups.push_back({u.cls, u.function});
+    for (const auto& [cls, function] : groups) {
+        std::size_t g_scored = 0, g_passed = 0;
+        std::string text;
+        bool hidden_group = false;
+        for (const auto& u : state.units)
+            if (u.cls == cls && u.function == function) {
+                g_scored += u.scored;
+                g_passed += u.scored && u.passed;
+                hidden_group = u.hidden;
+                text += u.feedback;
+            }
+        if (!state.block_order.empty())
+            text = "emulator: " + state.block_order + "; again in reverse order where a launch ran more than one block\n" + text;
+        const double unit = scored ? w.correctness / static_cast<double>(scored) : 0;
+        TestResult t = make_test(lab.id, lab, "correctness",
+                                 "correctness: " + cls + (lab.functions.size() > 1 ? ", " + function : ""),
+                                 unit * static_cast<double>(g_passed), unit * static_cast<double>(g_scored), text);
+        t.hidden = hidden_group;
+        out.tests.push_back(t);
+    }
+    out.components.push_back({"correctness", w.correctness * state.gate, w.correctness, true,
+                              std::to_string(passed) + " of " + std::to_string(scored) + " datasets right"});
+}
+
+}  // namespace grader

@@ -1,0 +1,134 @@
+// An executor of canned runs (executor.hpp): every build succeeds and every
+// run comes out as its backend's Kind says, made here without a process, so
+// test_grade.cpp checks grade()'s scores and messages in milliseconds.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <string>
+
+#include "compare.hpp"
+#include "executor.hpp"
+#include "scan_spec.hpp"
+#include "score.hpp"
+
+namespace grader::canned {
+
+enum class Kind { right, wrong, racy, hung, crashed, leaking };
+
+// A right observation of `input`: the serial scan, the input untouched, one launch.
+inline harness::Observation right(const std::vector<float>& input, const datasets::ScanSpec& spec) {
+    harness::Observation o;
+    o.n = input.size();
+    o.in_after = harness::guarded(input);
+    o.out = datasets::serial_scan(input, spec);
+    o.out.resize(o.n + harness::kGuard, compare::poison());
+    o.launches = 1;
+    o.blocks = 1;
+    o.output_from_kernel = 1;
+    return o;
+}
+
+// One warp, every lane busy: a SIMT efficiency of 1.
+inline std::vector<harness::KernelDivergence> full_warps() {
+    harness::KernelDivergence k;
+    k.kernel = "scan_kernel";
+    k.blocks = 1;
+    k.warps_per_block = 1;
+    harness::DivergenceCell cell;
+    cell.warp_visits = 10;
+    cell.lane_visits = 320;
+    k.cells = {{cell}};
+    return {k};
+}
+
+class Executor : public grader::Executor {
+public:
+    Kind emu = Kind::right, gpu = Kind::right;
+    std::string hangs_on_gpu;      // a function whose GPU runs hang, whatever `gpu` says
+    std::string timing_problem;    // scan-bench's own verdict on every timing run ("" for none)
+    double timing_ratio = 1.0;     // the student's time over the reference's
+    std::atomic<unsigned> emulated{0}, planned{0}, sanitized{0}, timed{0};
+
+    std::vector<BuildResult> build(std::size_t, const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override {
+        return std::vector<BuildResult>(labs.size(), BuildResult{true, "", 0});
+    }
+    std::optional<BuildResult> nvcc_check(const catalog::Lab&, const LabFile&) override {
+        return BuildResult{true, "", 0};
+    }
+    Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input, double,
+                Trace trace) override {
+        ++emulated;
+        Run r = run(emu, lab, function, input);
+        if (r.ok && trace == Trace::divergence) r.seen.divergence = full_warps();
+        return r;
+    }
+    Run reference_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec&,
+                             const std::vector<float>& input) override {
+        Run r = run(Kind::right, lab, fn.name, input);
+        r.seen.divergence = full_warps();
+        return r;
+    }
+    PlanRun gpu_plan(const catalog::Lab& lab,
+                     const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) override {
+        ++planned;
+        PlanRun plan;
+        for (const auto& [function, input] : datasets) {
+            // The hardware reports no races (compute-sanitizer does).
+            const Kind kind = function == hangs_on_gpu ? Kind::hung : gpu == Kind::racy ? Kind::right : gpu;
+            Run r = run(kind, lab, function, *input);
+            if (kind == Kind::hung || kind == Kind::crashed) {  // the process ends here
+                plan.failed = r;
+                return plan;
+            }
+            plan.done.push_back(r);
+        }
+        return plan;
+    }
+    Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
+                 const std::vector<float>& input) override {
+        ++sanitized;
+        Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, lab, function, input);
+        return r;
+    }
+    TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) override {
+        ++timed;
+        TimingRun t;
+        t.timed.median = t.timed.p10 = t.timed.p90 = t.timed.ci_low = t.timed.ci_high = timing_ratio;
+        t.timed.mine_ms = timing_ratio;
+        t.timed.ref_ms = 1;
+        t.timed.rounds = t.timed.checked_calls = 10;
+        t.timed.problem = timing_problem;
+        t.seen = run(gpu == Kind::wrong ? Kind::wrong : Kind::right, lab, fn.name, datasets::generate(spec)).seen;
+        return t;
+    }
+
+    // One run of `kind`: the messages are the canned runs' own.
+    static Run run(Kind kind, const catalog::Lab& lab, const std::string& function, const std::vector<float>& input) {
+        const auto fn = std::find_if(lab.functions.begin(), lab.functions.end(),
+                                     [&](const catalog::Function& f) { return f.name == function; });
+        Run r;
+        if (kind == Kind::hung) {
+            r.timed_out = true;
+            r.problem = "canned: timed out";
+            return r;
+        }
+        if (kind == Kind::crashed) {
+            r.problem = "canned: killed by signal 11";
+            return r;
+        }
+        r.ok = true;
+        r.seen = right(input, fn->spec);
+        if (kind == Kind::wrong && !input.empty()) r.seen.out[input.size() - 1] += 1000;
+        if (kind == Kind::racy)
+            r.seen.findings = {"data race on shared memory in kernel scan_kernel: canned (and 3 more blocks)"};
+        if (kind == Kind::leaking) {
+            r.seen.leaked_bytes = 4096;
+            r.seen.leaked_allocations = 1;
+        }
+        return r;
+    }
+};
+
+}  // namespace grader::canned

@@ -1,0 +1,215 @@
+// grade() on canned runs (canned_executor.hpp): the scores and messages of a
+// right, wrong, racy, hung, crashed and leaking lab, one the emulator cannot
+// run, and timing that cannot be scored, on the emulator alone and with a
+// GPU; nothing is built or run.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "canned_executor.hpp"
+#include "files.hpp"
+#include "grade.hpp"
+#include "outputs.hpp"
+
+namespace fs = std::filesystem;
+using namespace grader;
+using canned::Kind;
+
+namespace {
+
+const std::string kLab02 = "02-brent-kung", kLab03 = "03-exclusive";
+
+struct Grading {
+    Context ctx;
+    Slot slot;
+    canned::Executor* exec;
+    explicit Grading(std::vector<std::string> backends) {
+        ctx.rubric = load_rubric(KIT "/grader/rubric.json");
+        ctx.rubric.timing_n = 4096;  // canned runs: the sizes only cost the test time
+        ctx.kit = KIT;
+        ctx.work = (fs::temp_directory_path() / "scan-grade-canned").string();
+        ctx.backends = std::move(backends);
+        ctx.device = ctx.backends.back() == "cuda" ? "a canned GPU" : "no GPU: canned";
+        if (ctx.backends.back() == "cuda") {
+            ctx.gpus = {"0"};
+            ctx.gpu_locks.push_back(std::make_unique<GpuLock>());
+            slot.gpu = 0;
+            slot.gpu_id = "0";
+        }
+        ctx.cpu.reset(4);
+        auto e = std::make_unique<canned::Executor>();
+        exec = e.get();
+        slot.exec = std::move(e);
+    }
+    // Grades `path` as lab `lab`'s scan.cu, that lab alone.
+    LabResult grade_lab(const std::string& lab, const std::string& path) {
+        ctx.labs = {lab};
+        Submission sub;
+        sub.name = "student";
+        sub.files[lab] = LabFile{path, "labs/" + lab + "/scan.cu", {}, {}, "", ""};
+        Report report = grade(ctx, slot, sub);
+        REQUIRE(report.labs.size() == 1);
+        return report.labs.front();
+    }
+    LabResult grade_reference(const std::string& lab) { return grade_lab(lab, KIT "/reference/" + lab + "/scan.cu"); }
+};
+
+const Component& component(const LabResult& lab, const std::string& name) {
+    const Component* c = find_component(lab, name);
+    REQUIRE(c != nullptr);
+    return *c;
+}
+
+std::string all_output(const LabResult& lab) {
+    std::string text;
+    for (const auto& t : lab.tests) text += t.output;
+    return text;
+}
+
+// The reference's lab 02 with inline PTX, which the emulator does not run.
+std::string with_inline_ptx() {
+    const std::string path = (fs::temp_directory_path() / "scan-grade-canned-ptx.cu").string();
+    write_file(path, read_file(KIT "/reference/02-brent-kung/scan.cu") +
+                         "\n__device__ unsigned lane_id() { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }\n");
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("right on the emulator: full correctness, safety and divergence; timing as the rubric says") {
+    Grading g({"emu"});
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == doctest::Approx(60));
+    CHECK(component(lab, "correctness").note == "21 of 21 datasets right");
+    CHECK(component(lab, "safety").score == doctest::Approx(20));
+    CHECK(component(lab, "divergence").score == doctest::Approx(10));
+    CHECK_FALSE(component(lab, "timing").gradable);  // rubric.json: no_gpu = exclude
+    CHECK(lab.findings.empty());
+    CHECK(g.exec->planned == 0);
+    CHECK(g.exec->timed == 0);
+}
+
+TEST_CASE("wrong: no correctness, and the later components are not scored") {
+    Grading g({"emu"});
+    g.exec->emu = Kind::wrong;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == 0);
+    CHECK(component(lab, "correctness").note == "0 of 21 datasets right");
+    CHECK(component(lab, "safety").score == 0);
+    CHECK(component(lab, "safety").note.find("no dataset came out right") != std::string::npos);
+    CHECK(component(lab, "divergence").score == 0);
+    CHECK(all_output(lab).find("outputs_match") != std::string::npos);
+}
+
+TEST_CASE("racy: right values, the race costs a quarter of safety and is named once") {
+    Grading g({"emu"});
+    g.exec->emu = Kind::racy;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == doctest::Approx(60));
+    CHECK(component(lab, "safety").score == doctest::Approx(15));
+    CHECK(component(lab, "safety").note.rfind("3 of 4 checks clean", 0) == 0);
+    // Every dataset showed it: once in full, then as each of the first hidden
+    // datasets that showed it, withheld until grades are published.
+    REQUIRE(lab.findings.size() == 3);
+    CHECK(lab.findings[0].category == "race");
+    CHECK(lab.findings[0].text == "data race on shared memory in kernel scan_kernel: canned (and 3 more blocks)");
+    CHECK(lab.findings[1].text == "race finding on hidden dataset 1 of lab 02 (details shown after grades are published)");
+}
+
+TEST_CASE("leaking: right values, the leak costs a quarter of safety") {
+    Grading g({"emu"});
+    g.exec->emu = Kind::leaking;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == doctest::Approx(60));
+    CHECK(component(lab, "safety").score == doctest::Approx(15));
+    REQUIRE(lab.findings.size() == 3);  // once in full, then withheld (see above)
+    CHECK(lab.findings[0].category == "leak");
+    CHECK(lab.findings[0].text == "4096 bytes in 1 allocation(s) still live after brent_kung_scan returned (cudaFree every temporary)");
+}
+
+TEST_CASE("hung on the emulator: it gives up after the rubric's timeouts, probing the smallest first") {
+    Grading g({"emu"});
+    g.exec->emu = Kind::hung;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == 0);
+    CHECK(g.exec->emulated == g.ctx.rubric.give_up_after);  // not one run per dataset
+    const std::string out = all_output(lab);
+    CHECK(out.find("canned: timed out") != std::string::npos);
+    CHECK(out.find("not run, after 2 timeouts in this lab") != std::string::npos);
+}
+
+TEST_CASE("crashed: every dataset fails with the process's problem") {
+    Grading g({"emu"});
+    g.exec->emu = Kind::crashed;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == 0);
+    CHECK(all_output(lab).find("canned: killed by signal 11") != std::string::npos);
+}
+
+TEST_CASE("beyond the emulator, no GPU: needs a GPU to grade, never zero") {
+    Grading g({"emu"});
+    const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
+    CHECK_FALSE(lab.gradable());
+    CHECK(lab.note.rfind("needs a GPU to grade", 0) == 0);
+    CHECK(lab.note.find("inline PTX") != std::string::npos);
+    CHECK(g.exec->emulated == 0);
+}
+
+TEST_CASE("beyond the emulator, with a GPU: the GPU's verdicts alone count") {
+    Grading g({"emu", "cuda"});
+    g.exec->emu = Kind::wrong;  // what the emulator would say does not count
+    const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
+    CHECK(component(lab, "correctness").score == doctest::Approx(60));
+    CHECK_FALSE(component(lab, "divergence").gradable);
+    CHECK(component(lab, "timing").score == doctest::Approx(10));
+    CHECK(g.exec->emulated == 0);
+}
+
+TEST_CASE("--backend cuda, beyond the emulator: wrong GPU outputs score nothing") {
+    Grading g({"cuda"});
+    g.exec->gpu = Kind::wrong;
+    const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
+    CHECK(component(lab, "correctness").score == 0);
+}
+
+TEST_CASE("with a GPU: right everywhere scores everything; racecheck's failure is a race finding") {
+    Grading g({"emu", "cuda"});
+    LabResult lab = g.grade_reference(kLab02);
+    CHECK(lab.score() == doctest::Approx(100));
+    CHECK(g.exec->timed == 1);
+    CHECK(g.exec->sanitized == g.ctx.rubric.sanitizer_tools.size());
+
+    Grading racy({"emu", "cuda"});
+    racy.exec->gpu = Kind::racy;
+    lab = racy.grade_reference(kLab02);
+    CHECK(component(lab, "safety").score == doctest::Approx(15));
+    REQUIRE(lab.findings.size() == 1);
+    CHECK(lab.findings[0].text.rfind("the run failed: canned: killed by signal 11 (compute-sanitizer racecheck on ", 0) == 0);
+}
+
+TEST_CASE("timing: scan-bench's own verdict is not scored; a slow ratio scores less") {
+    Grading g({"emu", "cuda"});
+    g.exec->timing_problem = "a time under the copy's";
+    LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "timing").score == 0);
+    CHECK(all_output(lab).find("brent_kung_scan: not scored: a time under the copy's") != std::string::npos);
+
+    Grading slow({"emu", "cuda"});
+    slow.exec->timing_ratio = 100;
+    lab = slow.grade_reference(kLab02);
+    CHECK(component(lab, "timing").score == 0);
+    CHECK(component(lab, "timing").note.rfind("brent_kung_scan: 100.000x the reference's time", 0) == 0);
+}
+
+TEST_CASE("a function that hangs on the GPU costs its own later GPU work, not the other's") {
+    Grading g({"emu", "cuda"});
+    g.exec->hangs_on_gpu = catalog::find(kLab03)->functions.front().name;
+    const LabResult lab = g.grade_reference(kLab03);
+    CHECK(component(lab, "correctness").score < 60);
+    CHECK(component(lab, "correctness").score > 0);
+    const std::string timing = lab.tests.back().output;
+    CHECK(timing.find(g.exec->hangs_on_gpu + ": not scored: not run: its GPU run on") != std::string::npos);
+    CHECK(g.exec->timed == 1);  // the other function's only
+    CHECK(g.exec->sanitized == g.ctx.rubric.sanitizer_tools.size());
+}
