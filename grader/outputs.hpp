@@ -1,6 +1,7 @@
 // The files a graded submission is reported in, each written from its Report:
 // a terminal table, a feedback text, Gradescope's, Classroom 50's and
 // PrairieLearn's results JSON, JUnit XML for CI, a Markdown job summary, and a gradebook CSV.
+// Each format is written by a source of its own (outputs.cpp names them).
 //
 // Test output comes from processes that ran student code: every format but
 // the terminal table (which shows none) strips ANSI escapes and control

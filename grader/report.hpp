@@ -1,5 +1,5 @@
 // What grading one submission produced: the data every output file is
-// written from (outputs.cpp). Scores are in points; a component that cannot
+// written from (outputs.hpp). Scores are in points; a component that cannot
 // be measured here (timing without a GPU) is not gradable: it is reported as
 // such and left out of the total's denominator, never counted as zero.
 #pragma once

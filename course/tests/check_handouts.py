@@ -17,7 +17,7 @@ e.g. `build/labs/lab01-tests --class tiny`.
 Every line of the block must appear in the command's output, in order, other
 lines may come between; `...` in a line matches anything, and a line that
 starts with `...` only marks a gap. Leading and trailing spaces are ignored.
-Prints one CHECK line per block; last line `N passed, N failed, 0 skipped`.
+TAP on standard output (grader/tests/tap.py): a check per block.
 """
 import os
 import re
@@ -26,21 +26,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grader", "tests"))
+from tap import end, expect  # noqa: E402
+
 MARK = re.compile(r"<!-- output of: (\S+) (build/labs/lab[0-9]{2}-tests(?: [^>]*)?) -->")
-passed = failed = 0
-
-
-def expect(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("CHECK ok    " + what)
-    else:
-        failed += 1
-        print("CHECK FAIL  " + what)
-        if detail:
-            print("    " + detail.replace("\n", "\n    "))
-    return ok
 
 
 def blocks(path):
@@ -134,8 +123,7 @@ def main():
             for target, text in swapped:  # the student's own file back
                 with open(target, "wb") as f:
                     f.write(text)
-    print("%d passed, %d failed, 0 skipped" % (passed, failed))
-    return 1 if failed else 0
+    return end()
 
 
 if __name__ == "__main__":

@@ -2,30 +2,25 @@
 # test-gradescope.sh KIT SCRATCH: makes the Gradescope bundle
 # (course/gradescope/make-bundle), unzips it into a fake /autograder under
 # SCRATCH, runs its setup.sh as Gradescope does (as root: it installs packages
-# with apt; exit 77, meson's SKIP, otherwise), and runs its run_autograder on a
+# with apt; skipped otherwise), and runs its run_autograder on a
 # corpus submission, on broken ones and with a failing grader: each leaves a
 # results.json in Gradescope's format (gradescope_schema.py). The bundle is an
 # assignment of lab 02 (make-bundle --lab 02), as a course gives one lab at a
 # time. About 2 minutes on 2 cores where ccache already holds the kit's
 # objects (as in CI); most of it setup.sh building the grader and the
-# reference's lab 02.
-# Last line: `N passed, N failed`.
+# reference's lab 02. TAP on standard output (grader/tests/tap.sh).
 set -u
 kit=$(cd "$1" && pwd) scratch=$2
+. "$kit/grader/tests/tap.sh"
 if [ "$(id -u)" -ne 0 ]; then
-    echo "SKIP: needs root: the bundle's setup.sh installs the kit's packages with apt-get, as Gradescope runs it"
-    exit 77
+    tap_skip_all "needs root: the bundle's setup.sh installs the kit's packages with apt-get, as Gradescope runs it"
 fi
 rm -rf "$scratch" && mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 schema=$kit/course/tests/gradescope_schema.py
-passed=0 failed=0
-expect() {  # expect yes|no DESCRIPTION
-    if [ "$1" = yes ]; then passed=$((passed + 1)); echo "ok    $2"; else failed=$((failed + 1)); echo "FAIL  $2"; fi
-}
 check() {  # check DESCRIPTION COMMAND...: passes when COMMAND exits 0
     local what=$1; shift
-    if "$@" >"$scratch/check.log" 2>&1; then expect yes "$what"; else cat "$scratch/check.log"; expect no "$what"; fi
+    if "$@" >"$scratch/check.log" 2>&1; then expect yes "$what"; else note "$scratch/check.log"; expect no "$what"; fi
 }
 json() {  # json FILE EXPRESSION: EXPRESSION of the parsed FILE, `d`, printed
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
@@ -38,16 +33,16 @@ bundle=$kit/course/gradescope/make-bundle
 "$bundle" "$scratch/bad.zip" --rubric "$scratch/no-such-rubric.json" >"$scratch/bad.log" 2>&1
 [ $? -eq 2 ] && grep -q 'no-such-rubric.json: no such file' "$scratch/bad.log" && [ ! -e "$scratch/bad.zip" ] \
     && expect yes "make-bundle refuses a missing rubric: $(cat "$scratch/bad.log")" \
-    || { cat "$scratch/bad.log"; expect no "make-bundle refuses a missing rubric"; }
+    || { note "$scratch/bad.log"; expect no "make-bundle refuses a missing rubric"; }
 echo 'not json' >"$scratch/not-json.json"
 "$bundle" "$scratch/bad.zip" --rubric "$scratch/not-json.json" >"$scratch/bad.log" 2>&1
 [ $? -eq 2 ] && grep -q 'not-json.json: not a JSON object' "$scratch/bad.log" \
-    && expect yes "make-bundle refuses a rubric that is not JSON" || { cat "$scratch/bad.log"; expect no "make-bundle refuses a rubric that is not JSON"; }
+    && expect yes "make-bundle refuses a rubric that is not JSON" || { note "$scratch/bad.log"; expect no "make-bundle refuses a rubric that is not JSON"; }
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r["hidden_seed"] = 4242; json.dump(r, open(sys.argv[2], "w"))' \
     "$kit/grader/rubric.json" "$scratch/my-rubric.json"
 "$bundle" "$scratch/bad.zip" --lab 7 >"$scratch/bad.log" 2>&1
 [ $? -eq 2 ] && grep -q -- '--lab 7: no such lab (the kit.s labs: 01-kogge-stone' "$scratch/bad.log" \
-    && expect yes "make-bundle refuses an unknown lab, listing the labs" || { cat "$scratch/bad.log"; expect no "make-bundle refuses --lab 7"; }
+    && expect yes "make-bundle refuses an unknown lab, listing the labs" || { note "$scratch/bad.log"; expect no "make-bundle refuses --lab 7"; }
 check "make-bundle with --rubric and --lab 02" "$bundle" "$scratch/autograder.zip" --rubric "$scratch/my-rubric.json" --lab 02
 check "the bundle's assignment-labs names lab 02 alone" \
     test "$(unzip -p "$scratch/autograder.zip" assignment-labs)" = 02
@@ -69,13 +64,13 @@ ag=$scratch/autograder
 mkdir -p "$ag/source" "$ag/submission" "$ag/results"
 unzip -q "$scratch/autograder.zip" -d "$ag/source"
 find "$ag/source" -type f -exec chmod a-x {} +
-echo "setup.sh: installing packages, building the grader, grading the reference (minutes) ..."
+echo "# setup.sh: installing packages, building the grader, grading the reference (minutes) ..."
 start=$SECONDS
 (cd "$ag/source" && AUTOGRADER_ROOT=$ag bash ./setup.sh) >"$scratch/setup.log" 2>&1
 status=$?
-grep '^setup.sh: ' "$scratch/setup.log"
+grep '^setup.sh: ' "$scratch/setup.log" | note
 [ $status -eq 0 ] && expect yes "setup.sh: exit 0 in $((SECONDS - start)) s" \
-    || { tail -n 40 "$scratch/setup.log"; expect no "setup.sh: exit $status"; }
+    || { tail -n 40 "$scratch/setup.log" | note; expect no "setup.sh: exit $status"; }
 grep -q '^setup.sh: the reference scored 90/90: ready; set the assignment.s points to 90$' "$scratch/setup.log" \
     && expect yes "setup.sh graded the reference's lab 02 alone: 90 points" || expect no "setup.sh: the lab 02 assignment's 90 points"
 cp "$ag/source/run_autograder" "$ag/run_autograder" && chmod +x "$ag/run_autograder"
@@ -84,7 +79,7 @@ grade() {  # grade NAME: run_autograder on what submission/ holds; its results.j
     rm -rf "$ag/results" && mkdir -p "$ag/results"
     (cd "$ag" && AUTOGRADER_ROOT=$ag ./run_autograder) >"$scratch/$1.log" 2>&1
     local status=$?
-    [ $status -eq 0 ] && expect yes "$1: run_autograder exit 0" || { tail -n 30 "$scratch/$1.log"; expect no "$1: run_autograder exit $status"; }
+    [ $status -eq 0 ] && expect yes "$1: run_autograder exit 0" || { tail -n 30 "$scratch/$1.log" | note; expect no "$1: run_autograder exit $status"; }
     cp "$ag/results/results.json" "$scratch/$1.json" 2>/dev/null
     check "$1: results.json in Gradescope's format" python3 "$schema" "$ag/results/results.json"
 }
@@ -97,7 +92,7 @@ grade "$entry"
 mkdir -p "$scratch/bands/$entry" && cp "$scratch/$entry.json" "$scratch/bands/$entry/results.json"
 check "$entry: in the bands of its expect.txt" python3 "$kit/grader/tests/check_corpus.py" "$scratch/bands" \
     --expect "$kit/grader/tests/corpus/$entry/expect.txt" "$entry" --bands-only
-cat "$scratch/check.log"
+note "$scratch/check.log"
 for f in feedback.txt junit.xml summary.md; do
     [ -s "$ag/results/$f" ] && expect yes "$entry: results/ holds $f too" || expect no "$entry: results/ holds $f too"
 done
@@ -116,7 +111,7 @@ zero_with() {  # zero_with NAME TEXT: NAME.json scores 0 and its output says TEX
         output=$(json "$scratch/$1.json" 'd["output"]')
         case "$output" in
             *"$2"*) expect yes "$1: score 0, output says \"$2\"" ;;
-            *) echo "$output"; expect no "$1: the output says \"$2\"" ;;
+            *) echo "$output" | note; expect no "$1: the output says \"$2\"" ;;
         esac
     else
         expect no "$1: score 0 (got $(json "$scratch/$1.json" 'd.get("score")' 2>&1))"
@@ -146,5 +141,4 @@ grade crash
 zero_with crash "the grader crashed (signal 11)"
 mv "$grader.saved" "$grader"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -17,7 +17,7 @@ Exports KIT into WORK/student and checks, as a student would meet it:
     verdict (not a missing file), every other test passes; `./scan-labs`
     works there, `./scan-labs grade` and solution=reference say they are
     not part of the handout; build/ stays out of git.
-Last line: `N passed, N failed`; exit 1 on any failure."""
+TAP on standard output (grader/tests/tap.py); exit 1 on any failure."""
 import hashlib
 import json
 import os
@@ -26,12 +26,13 @@ import shutil
 import subprocess
 import sys
 
+grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(kit, "grader", "tests"))
 import hidden  # noqa: E402
 import catalog  # noqa: E402
-from tally import expect, finish  # noqa: E402
+from tap import expect, finish, note  # noqa: E402
 
-grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 LABS = catalog.labs(kit)
 CODE = (".cu", ".cpp", ".hpp", ".h", ".cuh")
 
@@ -291,7 +292,7 @@ expect(not broken, "every relative link of the export's Markdown files leads int
 
 # No leak, and the scan can see one.
 patterns = leak_patterns(kit)
-print("scan: %d reference function bodies (%d host wrappers the stubs publish: %s), %d distinctive lines, "
+note("scan: %d reference function bodies (%d host wrappers the stubs publish: %s), %d distinctive lines, "
       "%d seed forms, %d hidden dataset specs, %d reference/ and grader/ files"
       % (len(patterns["bodies"]), len(patterns["published"]), ", ".join(patterns["published"]),
          len(patterns["lines"]), len(patterns["tokens"]), len(patterns["specs"]), len(patterns["digests"])))
@@ -350,7 +351,7 @@ if expect(rc == 0, "meson setup build in the export: exit %d" % rc, tail(out)):
         t["suite"], t["name"] = t["name"].split(" / ", 1)
         t["suite"] = t["suite"].split(":")[-1]
         by_suite.setdefault(t["suite"], []).append(t)
-    print("meson test in the export: exit %d; %s" % (rc, "; ".join(
+    note("meson test in the export: exit %d; %s" % (rc, "; ".join(
         "%s %s" % (s, " ".join("%s=%s" % (t["name"], t["result"]) for t in ts)) for s, ts in sorted(by_suite.items()))))
     rules = re.compile(r"outputs_match|input_unchanged|nothing_written_past_n|temporaries_freed|"
                        r"backend_checks_clean|no_device_error")

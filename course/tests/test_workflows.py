@@ -18,8 +18,8 @@ at 0 points (the stubs), the step summary the points per lab, result.json
 Classroom 50's format (classroom50_schema.py, its self-test first) with the
 submission's identity, and the release step must have published it on the
 submit/* tag. The install step runs `sudo kit/scan-labs deps`: without root the
-run is skipped (exit 77) after the static checks.
-Last line: `N passed, N failed`."""
+run is a skipped check after the static checks. TAP on standard output
+(grader/tests/tap.py)."""
 import json
 import os
 import re
@@ -29,14 +29,14 @@ import sys
 
 import yaml
 
+grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(kit, "grader", "tests"))
 import classroom50_schema  # noqa: E402
 import hidden  # noqa: E402
-import tally  # noqa: E402
 import catalog  # noqa: E402
-from tally import expect, finish  # noqa: E402
+from tap import expect, finish, note, skip  # noqa: E402
 
-grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 LABS = catalog.labs(kit)
 KIT_VAR, KIT_TOKEN = "${{ vars.SCAN_LABS_KIT }}", "${{ secrets.SCAN_LABS_KIT_TOKEN }}"
 SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
@@ -165,7 +165,7 @@ for s in cpu_job["steps"]:
                 continue
         differences.append("step %s: %s: %r -> %r" % (s.get("name"), key, s.get(key), g.get(key)))
 differences += ["step added: %s" % name for name in gpu_steps]
-print("grade-gpu.yml against grade.yml:\n  " + "\n  ".join(differences))
+note("grade-gpu.yml against grade.yml:\n  " + "\n  ".join(differences))
 expect(sorted(differences) == sorted(GPU_DIFFERENCES), "grade-gpu.yml differs from grade.yml in the documented ways only",
        "documented:\n  " + "\n  ".join(GPU_DIFFERENCES))
 header = open(os.path.join(kit, "course", "github", "grade-gpu.yml")).read().split("\nname:")[0]
@@ -178,8 +178,8 @@ p = subprocess.run([sys.executable, classroom50_schema.__file__, "--self-test"],
 expect(p.returncode == 0, "classroom50_schema.py refuses every broken example", p.stdout)
 
 if os.geteuid() != 0:
-    print("SKIP: running grade.yml needs root: its install step is `sudo kit/scan-labs deps` (static checks done)")
-    finish(77 if not tally.failed else 1)
+    skip("running grade.yml", "needs root: its install step is `sudo kit/scan-labs deps` (static checks done)")
+    finish()
 
 # ------------------------------------------------------------- run grade.yml --
 
@@ -201,7 +201,7 @@ else:
 for f in kit_files:
     os.makedirs(os.path.dirname(os.path.join(workspace, "kit", f)), exist_ok=True)
     shutil.copy2(os.path.join(kit, f), os.path.join(workspace, "kit", f))
-print("kit/: %d files of %s" % (len(kit_files), "git ls-files" if os.path.isdir(os.path.join(kit, ".git")) else "the tree"))
+note("kit/: %d files of %s" % (len(kit_files), "git ls-files" if os.path.isdir(os.path.join(kit, ".git")) else "the tree"))
 p = subprocess.run([grade, "export", "--kit", os.path.join(workspace, "kit"), os.path.join(workspace, "submission")],
                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 if not expect(p.returncode == 0, "submission/: scan-grade export of kit/: exit %d" % p.returncode, p.stdout):
@@ -263,7 +263,7 @@ job_failed = False
 for step in cpu_job["steps"]:
     name = step.get("name", step.get("uses", step.get("run", "")))
     if not condition(step.get("if"), job_failed):
-        print("----  %s: skipped (if: %s)" % (name, step.get("if", "success()")))
+        note("----  %s: skipped (if: %s)" % (name, step.get("if", "success()")))
         continue
     uses = step.get("uses", "")
     with_ = step.get("with", {})
@@ -271,17 +271,17 @@ for step in cpu_job["steps"]:
         path = os.path.join(workspace, with_["path"])
         what = "the copy of the kit" if with_.get("repository") else "the export"
         ok = os.path.isfile(os.path.join(path, "scan-labs"))
-        print("----  %s: emulated: %s/ is %s" % (name, with_["path"], what))
+        note("----  %s: emulated: %s/ is %s" % (name, with_["path"], what))
     elif uses.startswith("actions/upload-artifact@"):
         path = os.path.join(workspace, with_["path"])
         ok = os.path.isdir(path) and bool(os.listdir(path))
-        print("----  %s: emulated: %s holds %s" % (name, with_["path"], sorted(os.listdir(path)) if ok else "nothing"))
+        note("----  %s: emulated: %s holds %s" % (name, with_["path"], sorted(os.listdir(path)) if ok else "nothing"))
     elif "run" in step:
-        print("----  %s: run: %s" % (name, step["run"].strip().replace("\n", "\n           ")), flush=True)
+        note("----  %s: run: %s" % (name, step["run"].strip().replace("\n", "\n           ")))
         rc, out = run_step(step)
-        print(out.rstrip())
+        note(out.rstrip())
         ok = rc == 0
-        print("----  %s: exit %d" % (name, rc))
+        note("----  %s: exit %d" % (name, rc))
     else:
         raise ValueError("the test cannot run step %r" % step)
     expect(ok, "step: " + name)

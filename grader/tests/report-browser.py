@@ -6,8 +6,8 @@ headless Chromium: the rendered DOM must hold the score table, both
 divergence maps with every cell, the source listing and the feedback, and the
 screenshot (decoded here with zlib) must be the window's size, not blank, and
 show the colours of the student's partially active cells (the modulo mapping
-diverges, so its map has cells below 100%). Exits 77 (meson's SKIP) where no
-Chromium is installed. Standard library only."""
+diverges, so its map has cells below 100%). TAP on standard output (tap.py);
+skipped where no Chromium is installed. Standard library only."""
 
 import html.parser
 import os
@@ -19,16 +19,10 @@ import sys
 import tempfile
 import zlib
 
+from tap import end, expect as check, note, skip_all
+
 ENTRY = "lab02-modulo-mapping"
 WIDTH, HEIGHT = 1280, 2400
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
-    return ok
 
 
 class Dom(html.parser.HTMLParser):
@@ -118,9 +112,8 @@ def main():
     work = sys.argv[4] if len(sys.argv) == 5 else os.path.join(out, "work")
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     if not binary:
-        print("chromium not found: neither chromium nor chromium-browser is on PATH "
-              "(apt-get install chromium to render report.html)")
-        return 77
+        skip_all("chromium not found: neither chromium nor chromium-browser is on PATH "
+                 "(apt-get install chromium to render report.html)")
 
     os.makedirs(out, exist_ok=True)
     results = os.path.join(out, ENTRY)
@@ -130,8 +123,8 @@ def main():
                             capture_output=True, text=True, timeout=1500)
     page = os.path.join(results, "report.html")
     if not check(graded.returncode == 0 and os.path.isfile(page), f"scan-grade graded {ENTRY} and wrote report.html"):
-        print(graded.stdout[-4000:], graded.stderr[-4000:])
-        return 1
+        note(graded.stdout[-4000:] + graded.stderr[-4000:])
+        return end()
     feedback = open(os.path.join(results, "feedback.txt"), encoding="utf-8").read()
     source = open(os.path.join(kit, "grader", "tests", "corpus", ENTRY, "labs", "02-brent-kung", "scan.cu"),
                   encoding="utf-8").read()
@@ -144,8 +137,8 @@ def main():
         shot = os.path.join(profile, "shot.png")
         shooting = chromium(binary, profile, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT}", url)
         if not check(shooting.returncode == 0 and os.path.isfile(shot), f"chromium --screenshot wrote a PNG (exit {shooting.returncode})"):
-            print(shooting.stderr[-2000:])
-            return 1
+            note(shooting.stderr[-2000:])
+            return end()
         width, height, rows = png_pixels(shot)
         shutil.copy(shot, os.path.join(results, "report-screenshot.png"))  # for a person to look at
 
@@ -203,8 +196,7 @@ def main():
     full = (0x1a, 0x98, 0x50)
     check(counts.get(full, 0) > 100 * len(steps), f"the 100% colour fills the converged cells: {counts.get(full, 0)} pixels")
 
-    print(f"{len(failures)} failed")
-    return 1 if failures else 0
+    return end()
 
 
 if __name__ == "__main__":

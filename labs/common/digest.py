@@ -3,7 +3,8 @@
 digest.py --passed-labs TESTLOG.json: the labs (01 ...) whose tests all passed.
 digest.py --skipped TESTLOG.json: why each lab's tests were skipped, once per
 lab (no GPU for the cuda backend, or a scan.cu the emulator cannot run), and
-why each other skipped test was (its output's last line).
+why each other skipped test or TAP check was (TAP's reason, else its output's
+last line).
 
 Meson's --print-errorlogs prints every failed test's whole output, and a lab's
 classes fail for the same problems: a stub's lab 01 printed its two findings
@@ -38,16 +39,30 @@ def passed_labs(tests):
     return 0
 
 
+# TAP's skips: the whole test's ("1..0 # SKIP why") and a check's ("ok 3 - what # SKIP why").
+TAP_SKIP = re.compile(r"^1\.\.0 # SKIP (.*)$", re.M)
+TAP_SKIPPED_CHECK = re.compile(r"^ok [0-9]+ - (.*?) # SKIP (.*)$", re.M)
+
+
 def skipped(tests):
     shown = set()
     for test in tests:
         lab = lab_of(test)
+        text = (test.get("stdout") or "").strip()
+        if lab is None and test.get("result") != "SKIP":  # a TAP test that ran with checks skipped: a line per reason
+            checks = {}
+            for what, why in TAP_SKIPPED_CHECK.findall(text):
+                checks.setdefault(why, []).append(what)
+            for why, whats in checks.items():
+                print("skipped: %s: %s: %s" % (test.get("name", "?"), whats[0] if len(whats) == 1 else
+                                               "%d checks" % len(whats), why))
+            continue
         if test.get("result") != "SKIP" or lab in shown:
             continue
-        text = (test.get("stdout") or "").strip()
-        if lab is None:  # its line that says SKIP, else its last
+        if lab is None:  # TAP's reason, else its line that says SKIP, else its last
             lines = text.splitlines() or ["(it printed no reason)"]
-            reason = next((l for l in lines if l.startswith("SKIP")), lines[-1])
+            tap = TAP_SKIP.search(text)
+            reason = tap.group(1) if tap else next((l for l in lines if l.startswith("SKIP")), lines[-1])
             print("skipped: %s: %s" % (test.get("name", "?"), reason[len("SKIP: "):] if reason.startswith("SKIP: ") else reason))
             continue
         shown.add(lab)

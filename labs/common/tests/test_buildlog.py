@@ -4,14 +4,15 @@ logs of real builds of a student's lab 01 (paths made a student's):
 warnings.log  `stride * 2` for `stride *= 2` (gcc and nvcc warn; nvcc
               repeats it per pass), plus a kit file's and a reference's warning;
 link-error.log  kogge_stone_scan defined with `int n` (scan.hpp: unsigned);
-compile-error.log  a misspelt array name."""
+compile-error.log  a misspelt array name.
+TAP on standard output, which Meson counts (protocol: 'tap')."""
 import os
 import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 script = os.path.join(here, "..", "buildlog.py")
-failed = 0
+count = failed = 0
 
 
 def shown(log):
@@ -20,11 +21,12 @@ def shown(log):
 
 
 def expect(ok, what, out):
-    global failed
-    print(("ok    " if ok else "FAIL  ") + what)
+    global count, failed
+    count += 1
+    print("%s %d - %s" % ("ok" if ok else "not ok", count, what))
     if not ok:
         failed += 1
-        print("    " + out.replace("\n", "\n    "))
+        print("# " + out.replace("\n", "\n# "))
 
 
 out = shown("warnings.log")
@@ -49,5 +51,5 @@ expect("error: ‘partail’ was not declared in this scope; did you mean ‘par
        and "../labs/01-kogge-stone/scan.cu(24): error: identifier \"partail\" is undefined" in out
        and "1 error detected in the compilation" in out, "every failed command's errors, whole", out)
 
-print("%d failed" % failed)
+print("1..%d" % count)
 sys.exit(1 if failed else 0)
