@@ -707,5 +707,5 @@ SIMT_MODES(double, __ll2double, (long long int x), from_signed<double>(x, mode))
 SIMT_MODES(double, __ull2double, (unsigned long long int x), from_integer<double>(false, x, mode))
 
 namespace simt::detail {
-extern const char math_linked = 0;  // runtime.cpp's reference pulls this file into every program
+extern const char math_linked = 0;  // launch.cpp's reference pulls this file into every program
 }

@@ -2,7 +2,7 @@
 // stream-ordered allocations, each a mapping of its own, so a kernel's access
 // out of bounds lands where the checks see it; registered host memory;
 // `__device__` variables), copies, CUDA's error state, streams, events and
-// symbols. Launches are runtime.cpp's; the device's properties, kernels'
+// symbols. Launches are launch.cpp's; the device's properties, kernels'
 // attributes and the occupancy calculator device_api.cpp's.
 #include <sys/mman.h>
 #include <unistd.h>

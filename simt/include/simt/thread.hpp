@@ -51,7 +51,7 @@ void threadfence(bool device_wide = true);
 #define __threadfence_system() ::simt::threadfence()
 
 // ---- block votes: a __syncthreads() that also counts a predicate over the
-// block's threads (runtime.cpp); a barrier for the race checks like it.
+// block's threads (builtins.cpp); a barrier for the race checks like it.
 namespace simt {
 enum class BlockVote { Count, And, Or };
 int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line);
@@ -67,7 +67,7 @@ __attribute__((no_sanitize_coverage)) inline int __syncthreads_or(int predicate,
 }
 
 // ---- grid syncs (cooperative groups' this_grid().sync()): a barrier of every
-// thread of the grid, only under a cooperative launch (runtime.cpp).
+// thread of the grid, only under a cooperative launch (builtins.cpp).
 namespace simt {
 bool grid_is_cooperative();
 void grid_sync(const char* file, int line);
