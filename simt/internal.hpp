@@ -1,5 +1,5 @@
 // What the scheduler (launch.cpp, scheduler.cpp, watchdog.cpp, builtins.cpp)
-// and the memory checks (memcheck.cpp) share.
+// and the memory checks (memcheck.cpp and memcheck_*.cpp) share.
 // Not part of the shim: student code never sees it.
 #pragma once
 
@@ -151,7 +151,7 @@ void release(const void* addr, bool stored, Releases how = Releases::AfterFence,
 // followed by a __threadfence() makes it.
 void acquire_now(const void* addr);
 
-// Trace mode (memcheck.cpp, which knows the shared arrays): called when every
+// Trace mode (memcheck_launch.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.
 void trace_interval_end(const std::string& when);
 
@@ -233,7 +233,7 @@ KernelInfo& kernel_info(const void* function);
 // static shared memory, or what cudaFuncSetAttribute allowed.
 std::size_t dynamic_shared_limit(const void* function);
 // The bytes of the __shared__ arrays the running launch declared (the most a
-// block of it had); taking it starts the count again (memcheck.cpp).
+// block of it had); taking it starts the count again (memcheck_launch.cpp).
 std::size_t take_static_shared();
 // cudaDeviceReset's part in device_api.cpp: limits, cache settings and
 // kernels' attributes back to their defaults.
