@@ -219,6 +219,13 @@ extern thread_local cudaError_t g_last_error;
 cudaError_t fail(cudaError_t err);
 constexpr std::size_t kRedzone = 256;
 constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 bytes past either end
+// What the runtime API's files share: the allocation p points into (not past
+// its end) or null, and freeing the allocation at `ptr` if it is one of
+// `kinds`, a bit per MemoryKind (runtime_api.cpp); whether a stream is one
+// the program may use (stream_api.cpp).
+const std::pair<const unsigned char* const, Allocation>* containing(const void* p);
+bool unmap_allocation(void* ptr, unsigned kinds);
+bool valid_stream(cudaStream_t s);
 
 // Kernels' attributes, by the kernel's address (device_api.cpp): the
 // static shared memory of its last launch, cudaFuncSetAttribute's values.
