@@ -108,7 +108,7 @@ std::vector<KitPart> handout_parts() {
         }
         parts.push_back({"labs/" + lab.id + "/README.md", "labs/" + lab.id + "/README.md", false, false});
     }
-    for (const char* folder : {"datasets", "bench", "simt/include", "simt/bench"}) parts.push_back({folder, folder, true, true});
+    for (const char* folder : {"datasets", "bench", "simt/include"}) parts.push_back({folder, folder, true, true});
     // The emulator without its own tests (simt/tests: their kernels answer labs 01 and 02).
     parts.push_back({"simt", "simt", true, true, false});
     return parts;

@@ -1,4 +1,5 @@
-// What the scheduler (runtime.cpp) and the memory checks (memcheck.cpp) share.
+// What the scheduler (launch.cpp, scheduler.cpp, watchdog.cpp, builtins.cpp)
+// and the memory checks (memcheck.cpp and memcheck_*.cpp) share.
 // Not part of the shim: student code never sees it.
 #pragma once
 
@@ -46,8 +47,8 @@ struct LaunchState {
 };
 
 // The running launch (null outside one) and GPU thread (its linear index in
-// the block, kNoThread outside a kernel), as runtime.cpp's scheduler sets
-// them: inline, for the memory checks ask on every access.
+// the block, kNoThread outside a kernel), as the scheduler (scheduler.cpp)
+// sets them: inline, for the memory checks ask on every access.
 constexpr unsigned kNoThread = ~0u;
 inline thread_local LaunchState* g_running_launch = nullptr;
 inline thread_local unsigned g_thread = kNoThread;
@@ -96,10 +97,10 @@ inline std::uint64_t g_progress = 0;
 // of its block's threads yields at once, and when the pass ends the scheduler
 // puts the block aside and lets a block of its choice run, so the others see
 // it between its publications (a published AGGREGATE before the INCLUSIVE
-// prefix), as they may on a GPU (runtime.cpp).
+// prefix), as they may on a GPU (launch.cpp).
 inline bool g_published = false;
 void on_publish();
-// The watchdog's countdown (runtime.cpp): the basic blocks the running block
+// The watchdog's countdown (watchdog.cpp): the basic blocks the running block
 // may still run before one of its threads finishes. The trace-pc hook
 // (divergence.cpp) counts it down and calls steps_spent at 0, which inside
 // a kernel puts the block under watch (outside one there is no count): every basic block then comes to steps_spent, which notes
@@ -109,7 +110,7 @@ inline std::uint64_t g_steps_left = ~std::uint64_t{0};
 void steps_spent(const void* pc);
 // A read that may be a spin-wait's (an atomic that changed nothing, a
 // volatile load): after many in a row of one unchanged word the thread
-// yields (runtime.cpp) so other threads and blocks can run.
+// yields (builtins.cpp) so other threads and blocks can run.
 void poll(const void* address, unsigned long long value, const void* pc);
 // An atomic read-modify-write by the running thread (atomics.cpp). `wide`:
 // at device or system scope (CUDA's own atomics are), whose read may acquire
@@ -150,7 +151,7 @@ void release(const void* addr, bool stored, Releases how = Releases::AfterFence,
 // followed by a __threadfence() makes it.
 void acquire_now(const void* addr);
 
-// Trace mode (memcheck.cpp, which knows the shared arrays): called when every
+// Trace mode (memcheck_launch.cpp, which knows the shared arrays): called when every
 // thread of the block is at a barrier or gone; `when` says which.
 void trace_interval_end(const std::string& when);
 
@@ -172,7 +173,7 @@ void divergence_save(std::vector<LaneTrace>& into);
 void divergence_restore(std::vector<LaneTrace>& from);
 
 // Device allocations: [base, base + bytes), each in a mapping of its own
-// (cudaMalloc in runtime.cpp): kRedzone bytes on each side, and the page
+// (cudaMalloc in runtime_api.cpp): kRedzone bytes on each side, and the page
 // rounding after, can be read and written (an access there is reported and
 // performed), then kGuard bytes of inaccessible pages on each side, which
 // nothing else is mapped into: an index up to kGuard bytes out of range is
@@ -218,6 +219,13 @@ extern thread_local cudaError_t g_last_error;
 cudaError_t fail(cudaError_t err);
 constexpr std::size_t kRedzone = 256;
 constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 bytes past either end
+// What the runtime API's files share: the allocation p points into (not past
+// its end) or null, and freeing the allocation at `ptr` if it is one of
+// `kinds`, a bit per MemoryKind (runtime_api.cpp); whether a stream is one
+// the program may use (stream_api.cpp).
+const std::pair<const unsigned char* const, Allocation>* containing(const void* p);
+bool unmap_allocation(void* ptr, unsigned kinds);
+bool valid_stream(cudaStream_t s);
 
 // Kernels' attributes, by the kernel's address (device_api.cpp): the
 // static shared memory of its last launch, cudaFuncSetAttribute's values.
@@ -232,7 +240,7 @@ KernelInfo& kernel_info(const void* function);
 // static shared memory, or what cudaFuncSetAttribute allowed.
 std::size_t dynamic_shared_limit(const void* function);
 // The bytes of the __shared__ arrays the running launch declared (the most a
-// block of it had); taking it starts the count again (memcheck.cpp).
+// block of it had); taking it starts the count again (memcheck_launch.cpp).
 std::size_t take_static_shared();
 // cudaDeviceReset's part in device_api.cpp: limits, cache settings and
 // kernels' attributes back to their defaults.
@@ -245,7 +253,7 @@ void reset_device_settings();
 [[noreturn]] void stop_launch();
 // The running thread faulted at `address` (the SIGSEGV backstop, for an
 // access the hooks did not see): its report, made after the fault handler
-// has left the signal (runtime.cpp).
+// has left the signal (launch.cpp's fault backstop).
 void report_fault(const void* address, const void* pc, bool write);
 
 // "scan.cu:24" for a code address in the student's file ("?" if unknown).

@@ -1,38 +1,30 @@
 // Memory checks. The student's file is compiled with -fsanitize=thread, which
 // makes GCC call __tsan_read4(addr), __tsan_write4(addr), ... around every
-// memory access; this file defines those hooks itself (libtsan is never
-// linked). Inside a kernel each access is classified (a declared __shared__
-// array, a device allocation or the memory around it, the program's own
-// memory, host data or nothing at all: the last ones stop the launch before
-// the access is made) and recorded in a
-// shadow word per 4 bytes: who last wrote it and who read it, in which
-// barrier interval. Two threads touching one word in the same interval, one
-// of them writing, is a race; on global memory so is any such pair from two
-// blocks of one launch.
+// memory access; memcheck_hooks.cpp defines those hooks (libtsan is never
+// linked), which come here. Inside a kernel each access is classified (a
+// declared __shared__ array, a device allocation or the memory around it, the
+// program's own memory, host data or nothing at all: the last ones stop the
+// launch before the access is made) and recorded in a shadow word per 4
+// bytes: who last wrote it and who read it, in which barrier interval. Two
+// threads touching one word in the same interval, one of them writing, is a
+// race; on global memory so is any such pair from two blocks of one launch.
 #include <link.h>
 #include <pthread.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
+#include <iterator>
 #include <memory>
-#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "internal.hpp"
-#include "simt/runtime.hpp"
+#include "memcheck.hpp"
 
 namespace simt::detail {
 namespace {
-
-// Thread numbers are stored plus one, so an all-zero word means "never
-// touched" and a global shadow can come from calloc's lazily zeroed pages.
-constexpr std::uint32_t kNone = 0;
-constexpr std::uint32_t kUnpublished = ~std::uint32_t{0};  // an access no release covers
 
 // Code addresses, interned so a shadow word stores 4-byte ids.
 std::vector<const void*> g_pcs;
@@ -54,53 +46,11 @@ std::uint32_t pc_id(const void* pc) {
 }
 std::string line_of(std::uint32_t id) { return source_line(g_pcs[id]); }
 
-// One 4-byte word's history. Intervals are LaunchState::interval values; an
-// entry older than the current block (shared) or launch (global) is stale.
-struct Word {
-    std::uint32_t w_interval = 0, r_interval = 0;
-    std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
-    std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
-    std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
-    std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
-    std::uint32_t w_clock = 0;  // the writing block's publish clock (global memory; PublishState)
-    bool r_many_blocks = false;
-    bool w_atomic = false;  // the last write was an atomic read-modify-write
-    bool r_atomic = false;  // every read recorded in r_interval was atomic
-};
-
-struct SharedArray {
-    const unsigned char* base;
-    std::size_t bytes, element_bytes;
-    std::vector<std::size_t> extents;
-    std::string name;
-    int line;
-    std::vector<Word> shadow;
-    ElementFormatter format = nullptr;
-};
-
-struct Trace {
-    bool on = false;
-    std::string array;
-    unsigned block = 0;
-    std::size_t elements = 0;
-    std::string text;
-    // What the launches had, for a request that matched nothing
-    // (simt::trace_unmatched): the traceable shared arrays per kernel, and
-    // each kernel's largest grid.
-    bool matched = false;
-    std::map<std::string, std::set<std::string>> arrays;
-    std::map<std::string, unsigned long long> blocks;
-} g_trace;
+}  // namespace
 
 std::vector<SharedArray> g_shared;  // of the running launch
-std::size_t g_static_shared = 0;    // the most bytes of declared arrays a block of the running launch had
 
-// The running block's shared array that holds p, or nullptr.
-SharedArray* shared_array_at(const unsigned char* p) {
-    for (auto& a : g_shared)
-        if (p >= a.base && p < a.base + a.bytes) return &a;
-    return nullptr;
-}
+namespace {
 
 struct GlobalShadow {
     std::size_t bytes = 0;
@@ -112,6 +62,8 @@ std::unordered_map<const unsigned char*, GlobalShadow> g_global;  // by allocati
 std::string thread_at(std::uint32_t thread, std::uint32_t pc) {
     return "thread " + std::to_string(thread - 1) + " at " + line_of(pc);
 }
+
+}  // namespace
 
 std::string element_name(const SharedArray& a, std::size_t offset) {
     if (a.extents.empty()) return a.name;
@@ -134,6 +86,9 @@ std::string element_name(const SharedArray& a, std::size_t offset) {
 // and fences has acquired them for its block: that block's plain accesses to
 // those words race with them no longer. The emulator runs one fiber at a
 // time, so the last release of a word is the one a later read sees.
+
+namespace {
+
 struct Release {
     std::uint32_t block = 0, clock = 0;  // clock 0: released without a fence, so nothing
 };
@@ -148,10 +103,6 @@ struct PublishState {
 // every block's clock is 1, so a write's clock is known without a lookup.
 PublishState g_publish;
 bool g_fenced = false;
-// The access being checked is a cache-hinted load (its name here), and
-// whether it is __ldg's, for data read-only for the launch (hinted_access).
-thread_local const char* g_hinted_load = nullptr;
-thread_local bool g_read_only_load = false;
 bool g_publish_pending = false;  // a volatile store published: yield at the thread's next checked access
 
 std::uint32_t& block_clock(std::uint32_t block) {
@@ -181,15 +132,6 @@ bool published(std::uint32_t writer, std::uint32_t clock) {
     const PublishState& s = g_publish;
     const auto it = s.acquired.find(pair_key(running_block(), writer));
     return it != s.acquired.end() && clock < it->second;
-}
-
-// Only the first report of a check in a launch is spelled out: building the
-// message symbolises code addresses, which runs addr2line.
-template <typename Message>
-void report(const std::string& check, Message message) {
-    LaunchState& launch = *current_launch();
-    launch.reports.add(check, launch.block_serial,
-                       launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message());
 }
 
 // The rules shared by both kinds of memory; `what()` names the word for a
@@ -327,12 +269,6 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
                    "data race on global memory");
 }
 
-// "at offset 128 of a 128-byte device allocation (past its end)"
-std::string outside(std::ptrdiff_t offset, const std::string& what) {
-    return "at offset " + std::to_string(offset) + " of " + what + " (" + (offset < 0 ? "before its start" : "past its end") +
-           ")";
-}
-
 // ---- what is not host data: the places a kernel legitimately touches besides
 // shared arrays and device allocations.
 struct Range {
@@ -393,13 +329,6 @@ bool is_program_memory(const unsigned char* p) {
     return false;
 }
 
-// "thread 5 read 4 bytes", for a report of the running thread's access
-// (size 0: not known, as in a fault).
-std::string access_by_thread(bool write, std::size_t size) {
-    return "thread " + std::to_string(current_thread()) + (write ? " wrote" : " read") +
-           (size ? " " + std::to_string(size) + " bytes" : std::string());
-}
-
 // The allocation all of [p, p + size) lies in, or none.
 const std::pair<const unsigned char* const, Allocation>* allocation_holding(const unsigned char* p, std::size_t size) {
     const auto& allocs = allocations();
@@ -407,18 +336,6 @@ const std::pair<const unsigned char* const, Allocation>* allocation_holding(cons
     if (it == allocs.begin()) return nullptr;
     --it;
     return p + size <= it->first + it->second.bytes ? &*it : nullptr;
-}
-
-// "a 128-byte device allocation", for reports.
-std::string device_allocation(const Allocation& a) { return describe_allocation(a); }
-
-// The allocation whose mapping (guard pages included) holds p, or none.
-const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p) {
-    const auto& allocs = allocations();
-    const auto next = allocs.upper_bound(p);
-    if (next != allocs.begin() && p < std::prev(next)->second.map_high) return &*std::prev(next);
-    if (next != allocs.end() && p >= next->second.map_low) return &*next;
-    return nullptr;
 }
 
 // The `__device__` variable p lies within 64 bytes of (outside it), or none.
@@ -433,57 +350,15 @@ const std::pair<const unsigned char* const, Allocation>* variable_near(const uns
     return nullptr;
 }
 
-// Whether anything readable is mapped at p (the slow path of a report).
-bool mapped(const unsigned char* p) {
-    std::FILE* maps = std::fopen("/proc/self/maps", "r");
-    if (maps == nullptr) return true;
-    bool found = false;
-    unsigned long low = 0, high = 0;
-    char perms[8] = {};
-    char line[512];
-    while (!found && std::fgets(line, sizeof line, maps))
-        if (std::sscanf(line, "%lx-%lx %7s", &low, &high, perms) == 3)
-            found = reinterpret_cast<std::uintptr_t>(p) >= low && reinterpret_cast<std::uintptr_t>(p) < high && perms[0] == 'r';
-    std::fclose(maps);
-    return found;
-}
-
-// The report of an access to memory that is not there, or not the kernel's,
-// which the running thread must not make (the launch stops before it): in an
-// allocation's guard pages (out of bounds by so much), at an address where
-// nothing is mapped (an uninitialised pointer, an index far out of range), or
-// in host memory. `at`: " at scan.cu:22". Spelled out even where the check
-// already has a report in this launch (an access just past the end, made
-// before), after it: the stop explains the outputs left unwritten.
-void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at) {
-    std::string check = "out-of-bounds access", message = access_by_thread(write, size);
-    if (const auto* a = allocation_around(p)) {
-        message += " " + outside(p - a->first, device_allocation(a->second)) + at;
-    } else if (!mapped(p)) {
-        char address[32];
-        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(p));
-        message += std::string(" at address ") + (p ? address : "0") + at +
-                   ", in no device allocation or shared array, where nothing is mapped (an uninitialised pointer? "
-                   "an index far out of range?)";
-    } else {
-        check = "kernel access to host memory";
-        message += at + " outside every device allocation and shared array: a host pointer passed to the kernel? "
-                        "(pass pointers from cudaMalloc)";
-    }
-    message += ": the launch stopped there, before the access (a GPU stops it with an illegal address error)";
-    LaunchState& launch = *current_launch();
-    message = block_name(launch.block_idx) + ": " + message;
-    if (launch.reports.has(check)) launch.reports.by_check.at(check).first_message += "; then " + message;
-    launch.reports.add(check, launch.block_serial, message);
-}
+}  // namespace
 
 // `is_volatile`: a volatile access, which on device memory is checked as an
 // atomic one (volatile flags and data, with fences, are how blocks have long
 // talked to each other); on shared memory as a plain one. `acquires`: an
 // atomic or volatile access whose read may acquire, with a later fence, what
 // another block released (not a libcu++ store, nor a block-scoped access).
-void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
-               bool is_volatile = false, bool acquires = true) {
+void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic,
+               bool is_volatile, bool acquires) {
     if (!in_kernel()) return;  // the lab's host code
     if (g_publish_pending) {
         g_publish_pending = false;
@@ -539,31 +414,11 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     stop_launch();
 }
 
-// Only in device allocations (256-byte aligned, as CUDA's) and shared arrays
-// (16-byte aligned): where a local array lands on a GPU is the compiler's.
-// Returns whether it was reported.
-bool report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
-    std::string from;
-    if (const auto* a = allocation_around(p))
-        from = "byte offset " + std::to_string(p - a->first) + " of " + device_allocation(a->second);
-    else if (const SharedArray* s = shared_array_at(p))
-        from = "byte offset " + std::to_string(p - s->base) + " of " + s->name;
-    else
-        return false;
-    report("misaligned address", [&] {
-        return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
-               std::to_string(alignment) + ", at " + source_line(pc) +
-               ": its loads and stores are misaligned, which stops a kernel on a GPU (misaligned address); the launch "
-               "stopped there";
-    });
-    return true;
-}
-
 // The hook runs before the load itself, and a poll may put the thread aside
 // while other blocks write: the access is checked (and what it acquires
 // taken) after the poll, when it holds what the load will read. A volatile
 // load, or (`atomic`) a libcu++ atomic one.
-void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic = false, bool acquires = true) {
+void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic, bool acquires) {
     if (in_kernel()) {
         // Read here before the check below: an address outside device and
         // shared memory is checked first, which stops the launch where
@@ -579,8 +434,6 @@ void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic
 }
 void volatile_read(const void* addr, std::size_t size, const void* pc) { polled_read(addr, size, pc); }
 
-}  // namespace
-
 void record_atomic(const void* addr, std::size_t size, const void* pc, bool wide) {
     on_access(addr, size, true, pc, true, false, wide);
 }
@@ -591,59 +444,6 @@ void record_atomic_store(const void* addr, std::size_t size, const void* pc) {
     on_access(addr, size, true, pc, true, false, false);
 }
 void library_access(const void* addr, std::size_t size, bool write, const void* pc) { on_access(addr, size, write, pc); }
-
-}  // namespace simt::detail
-
-// A cache-hinted load or store (thread.hpp) by the running thread, as ptxas
-// compiles it for an H100 (conformance/probes/publication.cu, simt/README.md):
-// a load is an ordinary one to ptxas, checked as a plain read (it acquires
-// nothing, and reading a flag another block raised is a race) that still
-// yields as a poll does, so a wait on one is reported, not spun for ever; __ldg's also races
-// with a write by another block however the two are fenced (the Programming
-// Guide gives it data read-only for the kernel's lifetime). __stcg and
-// __stwt are volatile stores (they publish), __stwb and __stcs plain ones.
-// An address in a __shared__ array or the thread's own stack, which the
-// global-only instructions cannot reach, stops the launch.
-void simt::hinted_access(const void* address, std::size_t size, bool write, Hint hint, const char* name,
-                         const void* pc) {
-    using namespace simt::detail;
-    if (!in_kernel()) return;
-    const auto* p = static_cast<const unsigned char*>(address);
-    const SharedArray* a = shared_array_at(p);
-    if (a != nullptr || on_fiber_stack(p)) {
-        report("invalid address space", [&] {
-            return access_by_thread(write, size) + (a ? " of " + element_name(*a, static_cast<std::size_t>(p - a->base))
-                                                      : std::string(" of a local variable")) +
-                   " with " + name + " at " + source_line(pc) + ": " + name +
-                   " addresses global memory only (a __shared__ array or a local variable is not there), and on a "
-                   "GPU this access faults: the launch stopped there, before the access";
-        });
-        stop_launch();
-    }
-    if (write) {
-        on_access(address, size, true, pc, false, hint == Hint::strong);
-    } else {
-        g_hinted_load = name;
-        g_read_only_load = hint == Hint::read_only;
-        polled_read(address, size, pc, true, false);
-        g_hinted_load = nullptr;
-        g_read_only_load = false;
-    }
-}
-
-void simt::misaligned_pointer(const void* address, std::size_t alignment, const char* type, const void* pc) {
-    using namespace simt::detail;
-    if (!in_kernel()) return;  // the lab's host code: nothing faults there
-    if (report_misaligned(static_cast<const unsigned char*>(address), alignment, type, pc)) stop_launch();
-}
-
-namespace simt::detail {
-
-void report_fault(const void* address, const void* pc, bool write) {
-    // The faulting instruction's own address: source_line steps back from a return address.
-    report_forbidden(static_cast<const unsigned char*>(address), 0, write,
-                     " at " + source_line(static_cast<const unsigned char*>(pc) + 1) + " (a fault)");
-}
 
 void device_fence() {
     g_fenced = true;
@@ -686,12 +486,6 @@ void release(const void* addr, bool stored, Releases how, bool publishes) {
     else g_publish_pending = true;
 }
 
-std::size_t take_static_shared() {
-    const std::size_t bytes = g_static_shared;
-    g_static_shared = 0;
-    return bytes;
-}
-
 void acquire_now(const void* addr) {
     if (!in_kernel() || !g_fenced) return;  // every release so far has clock 0
     PublishState& s = g_publish;
@@ -701,63 +495,6 @@ void acquire_now(const void* addr) {
     std::uint32_t& have = s.acquired[pair_key(block, it->second.block)];
     have = std::max(have, it->second.clock);
 }
-
-void memcheck_begin_launch() {
-    adopt_device_variables();
-    g_shared.clear();
-    if (const std::size_t bytes = dynamic_shared_size(); bytes > 0) {
-        const auto* base = static_cast<const unsigned char*>(dynamic_shared());
-        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<Word>((bytes + 3) / 4), nullptr});
-    }
-}
-
-void trace_interval_end(const std::string& when) {
-    const LaunchState& L = *current_launch();
-    if (!g_trace.on) return;
-    auto& most = g_trace.blocks[L.site.kernel];
-    most = std::max<unsigned long long>(most, 1ull * L.grid.x * L.grid.y * L.grid.z);
-    for (const auto& a : g_shared)
-        if (a.format != nullptr) g_trace.arrays[L.site.kernel].insert(a.name);
-    if (L.block_linear != g_trace.block) return;
-    for (const auto& a : g_shared) {
-        if (a.name != g_trace.array || a.format == nullptr) continue;
-        g_trace.matched = true;
-        // Rows of the last dimension, each cut to the first `elements` values.
-        const std::size_t row = a.extents.empty() ? 1 : std::max<std::size_t>(a.extents.back(), 1);
-        const std::size_t rows = a.bytes / a.element_bytes / row;
-        g_trace.text += std::string(L.site.kernel) + " block " + std::to_string(g_trace.block) + ", " + when + ":\n";
-        for (std::size_t r = 0; r < rows; ++r) {
-            g_trace.text += "  " + a.name + (rows > 1 ? "[" + std::to_string(r) + "]" : std::string()) + ":";
-            for (std::size_t i = 0; i < std::min(row, g_trace.elements); ++i) {
-                char value[32];
-                a.format(a.base + (r * row + i) * a.element_bytes, value, sizeof value);
-                g_trace.text += std::string(" ") + value;
-            }
-            g_trace.text += "\n";
-        }
-    }
-}
-
-struct SavedShared {
-    std::vector<SharedArray> arrays;
-    std::vector<std::vector<unsigned char>> bytes;
-};
-
-std::shared_ptr<SavedShared> shared_save() {
-    auto saved = std::make_shared<SavedShared>();
-    for (const auto& a : g_shared) saved->bytes.emplace_back(a.base, a.base + a.bytes);
-    saved->arrays = std::move(g_shared);
-    g_shared.clear();
-    return saved;
-}
-
-void shared_restore(std::shared_ptr<SavedShared> saved) {
-    g_shared = std::move(saved->arrays);
-    for (std::size_t i = 0; i < g_shared.size(); ++i)
-        std::memcpy(const_cast<unsigned char*>(g_shared[i].base), saved->bytes[i].data(), saved->bytes[i].size());
-}
-
-void shared_fresh() { memcheck_begin_launch(); }
 
 void memcheck_end_launch() {
     g_shared.clear();
@@ -773,190 +510,3 @@ void memcheck_end_launch() {
 }
 
 }  // namespace simt::detail
-
-void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes,
-                                const std::size_t* extents, std::size_t rank, const char* name, int line,
-                                ElementFormatter format) {
-    using namespace simt::detail;
-    const auto* p = static_cast<const unsigned char*>(base);
-    for (const auto& a : g_shared)
-        if (a.base == p) return;  // the block's other threads
-    g_shared.push_back({p, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line,
-                        std::vector<Word>((bytes + 3) / 4), format});
-    std::size_t declared = 0;  // the block's arrays (the extern one has no formatter)
-    for (const auto& a : g_shared)
-        if (a.format != nullptr) declared += a.bytes;
-    g_static_shared = std::max(g_static_shared, declared);
-}
-
-void simt::format_element(float v, char* out, std::size_t size) { std::snprintf(out, size, "%g", double{v}); }
-void simt::format_element(double v, char* out, std::size_t size) { std::snprintf(out, size, "%g", v); }
-void simt::format_element(long long v, char* out, std::size_t size) { std::snprintf(out, size, "%lld", v); }
-void simt::format_element(unsigned long long v, char* out, std::size_t size) { std::snprintf(out, size, "%llu", v); }
-
-void simt::set_trace(const std::string& array, unsigned block, std::size_t elements) {
-    simt::detail::g_trace = {true, array, block, elements, ""};
-}
-
-void simt::clear_trace() { simt::detail::g_trace = {}; }
-
-std::string simt::trace_unmatched() {
-    const auto& t = simt::detail::g_trace;
-    if (!t.on || t.matched || t.blocks.empty()) return "";
-    bool named = false;
-    for (const auto& [kernel, names] : t.arrays) named = named || names.count(t.array) > 0;
-    std::string out = named ? "no block " + std::to_string(t.block) + " ran a kernel with the __shared__ array '" +
-                                  t.array + "'"
-                            : "no kernel that ran has a __shared__ array '" + t.array + "'";
-    out += "; the kernels that ran, their __shared__ arrays and blocks:";
-    for (const auto& [kernel, blocks] : t.blocks) {
-        out += "\n  " + kernel + ":";
-        const auto names = t.arrays.find(kernel);
-        if (names == t.arrays.end() || names->second.empty()) out += " no __shared__ array (extern ones are not traced)";
-        else
-            for (const auto& name : names->second) out += " " + name;
-        out += blocks == 1 ? "; block 0" : "; blocks 0-" + std::to_string(blocks - 1);
-    }
-    return out;
-}
-
-std::string simt::take_trace() {
-    std::string out;
-    out.swap(simt::detail::g_trace.text);
-    return out;
-}
-
-// ---- the instrumentation hooks -------------------------------------------------
-
-// GCC's atomics (__atomic builtins, std::atomic, and the guard of a
-// function-local static) in the kernel file: performed as they are (one OS
-// thread runs every GPU thread), and inside a kernel checked as atomic
-// accesses: a load as a volatile one (it may be a spin-wait's poll), a store
-// or read-modify-write as an atomic; an acquire after the load and a release
-// before the store are device-wide fences (the orders of a GPU's
-// cuda::std::atomic at device scope).
-namespace {
-constexpr int kAcquire = 2, kRelease = 3, kAcqRel = 4, kSeqCst = 5;  // __tsan_memory_order
-bool acquires(int mo) { return mo == kAcquire || mo == kAcqRel || mo == kSeqCst || mo == 1; }
-bool releases(int mo) { return mo == kRelease || mo == kAcqRel || mo == kSeqCst; }
-template <typename T>
-T atomic_load(const volatile T* a, int mo, const void* pc) {
-    if (simt::detail::in_kernel()) simt::detail::volatile_read(const_cast<T*>(a), sizeof(T), pc);
-    const T v = __atomic_load_n(a, __ATOMIC_SEQ_CST);
-    if (acquires(mo)) simt::threadfence();
-    return v;
-}
-template <typename T, typename Op>
-T atomic_rmw(volatile T* a, int mo, const void* pc, Op op) {
-    if (releases(mo)) simt::threadfence();
-    if (simt::detail::in_kernel()) simt::detail::record_atomic(const_cast<T*>(a), sizeof(T), pc);
-    const T old = *a;
-    *a = op(old);
-    if (old != *a) {
-        ++simt::detail::g_progress;
-        if (simt::detail::in_kernel()) simt::detail::release(const_cast<T*>(a), true);
-    }
-    if (acquires(mo)) simt::threadfence();
-    return old;
-}
-}  // namespace
-
-#define SIMT_HOOK(kind, n, write)                                                                   \
-    void __tsan_##kind##n(void* a) { simt::detail::on_access(a, n, write, __builtin_return_address(0)); } \
-    void __tsan_unaligned_##kind##n(void* a) {                                                      \
-        simt::detail::on_access(a, n, write, __builtin_return_address(0));                          \
-    }
-
-extern "C" {
-void __tsan_init() {}
-void __tsan_func_entry(void*) {}
-void __tsan_func_exit() {}
-void __tsan_vptr_update(void**, void*) {}
-void __tsan_vptr_read(void**) {}
-// A fence written as __atomic_thread_fence / std::atomic_thread_fence (the
-// shim's __threadfence is a runtime call): one OS thread runs every block, so
-// memory is coherent and a fence has nothing to do.
-void __tsan_atomic_thread_fence(int) {}
-void __tsan_atomic_signal_fence(int) {}
-SIMT_HOOK(read, 1, false)
-SIMT_HOOK(read, 2, false)
-SIMT_HOOK(read, 4, false)
-SIMT_HOOK(read, 8, false)
-SIMT_HOOK(read, 16, false)
-SIMT_HOOK(write, 1, true)
-SIMT_HOOK(write, 2, true)
-SIMT_HOOK(write, 4, true)
-SIMT_HOOK(write, 8, true)
-SIMT_HOOK(write, 16, true)
-// Volatile accesses (the kernel file is compiled with
-// --param=tsan-distinguish-volatile=1): checked like any other, and a
-// volatile load may be a spin-wait's poll.
-#define SIMT_VOLATILE_HOOK(n)                                                                     \
-    void __tsan_volatile_read##n(void* a) { simt::detail::volatile_read(a, n, __builtin_return_address(0)); } \
-    void __tsan_unaligned_volatile_read##n(void* a) {                                             \
-        simt::detail::volatile_read(a, n, __builtin_return_address(0));                           \
-    }                                                                                             \
-    void __tsan_volatile_write##n(void* a) {                                                      \
-        simt::detail::on_access(a, n, true, __builtin_return_address(0), false, true);            \
-    }                                                                                             \
-    void __tsan_unaligned_volatile_write##n(void* a) {                                            \
-        simt::detail::on_access(a, n, true, __builtin_return_address(0), false, true);            \
-    }
-SIMT_VOLATILE_HOOK(1)
-SIMT_VOLATILE_HOOK(2)
-SIMT_VOLATILE_HOOK(4)
-SIMT_VOLATILE_HOOK(8)
-SIMT_VOLATILE_HOOK(16)
-#undef SIMT_VOLATILE_HOOK
-#define SIMT_TSAN_ATOMIC(n, T)                                                                          \
-    T __tsan_atomic##n##_load(const volatile T* a, int mo) { return atomic_load(a, mo, __builtin_return_address(0)); } \
-    void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                        \
-        atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                         \
-    }                                                                                                   \
-    T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                        \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                  \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                                       \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o + v); }); \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                                       \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o - v); }); \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                                       \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o & v); }); \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                                        \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o | v); }); \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                                       \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(o ^ v); }); \
-    }                                                                                                   \
-    T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                                      \
-        return atomic_rmw(a, mo, __builtin_return_address(0), [v](T o) { return static_cast<T>(~(o & v)); }); \
-    }                                                                                                   \
-    int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int) {            \
-        const T expected = *c;                                                                          \
-        const T old = atomic_rmw(a, mo, __builtin_return_address(0), [&](T o) { return o == expected ? v : o; }); \
-        if (old == expected) return 1;                                                                  \
-        *c = old;                                                                                       \
-        return 0;                                                                                       \
-    }                                                                                                   \
-    int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fail) {         \
-        return __tsan_atomic##n##_compare_exchange_strong(a, c, v, mo, fail);                           \
-    }                                                                                                   \
-    T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fail) {             \
-        __tsan_atomic##n##_compare_exchange_strong(a, &c, v, mo, fail);                                 \
-        return c;                                                                                       \
-    }
-SIMT_TSAN_ATOMIC(8, char)
-SIMT_TSAN_ATOMIC(16, short)
-SIMT_TSAN_ATOMIC(32, int)
-SIMT_TSAN_ATOMIC(64, long)
-#undef SIMT_TSAN_ATOMIC
-void __tsan_read_range(void* a, unsigned long size) {
-    simt::detail::on_access(a, size, false, __builtin_return_address(0));
-}
-void __tsan_write_range(void* a, unsigned long size) {
-    simt::detail::on_access(a, size, true, __builtin_return_address(0));
-}
-}

@@ -1,5 +1,8 @@
+// The rewriter (rewrite.hpp): launches, casts, __noinline__ and the passes
+// in order; the passes on variable declarations are rewrite_variables.cpp's.
 #include "rewrite.hpp"
 
+#include "rewrite_passes.hpp"
 #include "source_text.hpp"
 
 #include <algorithm>
@@ -19,6 +22,8 @@ using text::line_of;
 using text::skip_space;
 using text::word_at;
 
+}  // namespace
+
 std::string collapse_space(const std::string& s) {
     std::string out;
     for (char c : s)
@@ -32,6 +37,8 @@ std::string newlines_in(const std::string& s, std::size_t from, std::size_t to) 
         if (s[i] == '\n') out += '\n';
     return out;
 }
+
+namespace {
 
 // Start of the callee expression that ends just before `end`: an identifier
 // path (a::b::kernel), with template arguments (kernel<float>), members
@@ -62,6 +69,8 @@ std::size_t callee_start(const std::string& s, std::size_t end) {
     return i;
 }
 
+}  // namespace
+
 // The identifier that ends (spaces aside) just before `end` in a declaration,
 // as [start, stop) offsets: the name in "float name[]" or "int x".
 std::pair<std::size_t, std::size_t> name_before(const std::string& decl, std::size_t end) {
@@ -71,7 +80,7 @@ std::pair<std::size_t, std::size_t> name_before(const std::string& decl, std::si
     return {start, end};
 }
 
-std::vector<std::string> declared_names(const std::string& decl);
+namespace {
 
 // How a file is compiled: once, or (it uses __CUDA_ARCH__) as a host pass and
 // a device pass in one translation unit (rewrite.hpp).
@@ -181,315 +190,6 @@ std::string blank_includes(const std::string& s, const std::vector<bool>& code) 
         at = end + 1;
     }
     return out;
-}
-
-
-std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>& code, const std::string& path) {
-    std::string out;
-    std::size_t copied = 0;
-    std::size_t next = 0;  // where the search for the next declaration resumes
-    for (std::size_t pos = s.find("extern"); pos != std::string::npos; pos = s.find("extern", next)) {
-        next = pos + 6;
-        if (!code[pos] || (pos > 0 && is_ident(s[pos - 1]))) continue;
-        const std::size_t k = skip_space(s, pos + 6);
-        if (s.compare(k, 10, "__shared__") != 0) continue;
-        const std::size_t semi = s.find(';', k);
-        const std::string where = path + ":" + std::to_string(line_of(s, pos)) + ": ";
-        if (semi == std::string::npos) throw RewriteError(where + "extern __shared__ declaration without ';'");
-        const std::string decl = s.substr(k + 10, semi - k - 10);  // " float name[]"
-        const std::size_t bracket = decl.rfind('[');
-        if (bracket == std::string::npos || collapse_space(decl.substr(bracket)) != "[]")
-            throw RewriteError(where + "expected 'extern __shared__ T name[];'");
-        const auto [name_start, name_end] = name_before(decl, bracket);
-        const std::string name = decl.substr(name_start, name_end - name_start);
-        std::string type = decl.substr(0, name_start);
-        type.erase(0, type.find_first_not_of(" \t\r\n"));
-        type.erase(type.find_last_not_of(" \t\r\n") + 1);
-        if (name.empty() || type.empty()) throw RewriteError(where + "expected 'extern __shared__ T name[];'");
-        out += s.substr(copied, pos - copied);
-        out += type + "* " + name + " = ::simt::dynamic_shared_as<" + type + ">();" + newlines_in(s, pos, semi);
-        copied = next = semi + 1;
-    }
-    return out + s.substr(copied);
-}
-
-// True when the innermost '{' open at `pos` starts a function body (it follows
-// a ')' possibly with qualifiers), not a namespace, class or initializer.
-bool in_function_body(const std::string& s, const std::vector<bool>& code, std::size_t pos) {
-    int depth = 0;
-    for (std::size_t i = pos; i-- > 0;) {
-        if (!code[i]) continue;
-        if (s[i] == '}') ++depth;
-        if (s[i] == '{' && depth-- == 0) {
-            // Inside any function body (a nested block counts too): scan outwards.
-            std::size_t j = i;
-            while (j > 0 && (std::isspace(static_cast<unsigned char>(s[j - 1])) || is_ident(s[j - 1]))) --j;
-            if (j > 0 && s[j - 1] == ')') return true;
-            if (j > 0 && (s[j - 1] == ';' || s[j - 1] == '{' || s[j - 1] == '}'))
-                return in_function_body(s, code, i);  // a plain nested block
-            return false;
-        }
-    }
-    return false;
-}
-
-// The declarators of `T a[N], b, c[M][K]`: split at the commas outside
-// brackets, parentheses and a template's argument list
-// (`cuda::atomic<int, cuda::thread_scope_block> n`), each named by the
-// identifier before its first '['.
-std::vector<std::string> declared_names(const std::string& decl) {
-    std::vector<std::string> names;
-    int depth = 0, angles = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= decl.size(); ++i) {
-        const char c = i < decl.size() ? decl[i] : ',';
-        if (c == '[' || c == '(') ++depth;
-        if (c == ']' || c == ')') --depth;
-        if (depth == 0 && c == '<') ++angles;  // outside brackets only a template's
-        if (depth == 0 && c == '>' && angles > 0) --angles;
-        if (c != ',' || depth != 0 || angles != 0) continue;
-        const std::string one = decl.substr(start, i - start);
-        const auto [name_start, name_end] = name_before(one, std::min(one.find('['), one.size()));
-        names.push_back(one.substr(name_start, name_end - name_start));
-        start = i + 1;
-    }
-    return names;
-}
-
-// `__shared__ T name[N]...;` (or `T a[N], b[M];`) inside a function gets, on
-// the same line, a call per name that tells the runtime the variable's name,
-// extent and line, for its checks and for putting a waiting block aside.
-std::string register_shared(const std::string& s, const std::vector<bool>& code) {
-    std::string out;
-    std::size_t copied = 0, next = 0;
-    for (std::size_t pos = s.find("__shared__"); pos != std::string::npos; pos = s.find("__shared__", next)) {
-        next = pos + 10;
-        if (!word_at(s, code, pos, 10)) continue;
-        const std::size_t semi = s.find(';', pos);
-        if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
-        const std::string decl = s.substr(pos + 10, semi - pos - 10);
-        if (decl.find('=') != std::string::npos) continue;  // CUDA allows no initializer on __shared__
-        const std::vector<std::string> names = declared_names(decl);
-        if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); })) continue;
-        out += s.substr(copied, semi + 1 - copied);
-        for (const std::string& name : names)
-            out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
-        copied = next = semi + 1;
-    }
-    return out + s.substr(copied);
-}
-
-// Whether `pos` lies on a preprocessor directive's line (`#define D __device__`).
-bool on_directive_line(const std::string& s, std::size_t pos) {
-    std::size_t start = s.rfind('\n', pos);
-    start = start == std::string::npos ? 0 : start + 1;
-    const std::size_t first = s.find_first_not_of(" \t", start);
-    return first != std::string::npos && first < pos && s[first] == '#';
-}
-
-// The program text before `end` back to the previous ';', '{' or '}' (the
-// specifiers of the declaration that reaches `end`), comments left out.
-std::string declaration_head(const std::string& s, const std::vector<bool>& code, std::size_t end) {
-    std::size_t i = end;
-    while (i > 0 && !(code[i - 1] && (s[i - 1] == ';' || s[i - 1] == '{' || s[i - 1] == '}'))) --i;
-    std::string out;
-    for (std::size_t k = i; k < end; ++k) out += code[k] && !on_directive_line(s, k) ? s[k] : ' ';
-    return out;
-}
-
-bool has_word(const std::string& text, const std::string& word) {
-    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
-        if ((at == 0 || !is_ident(text[at - 1])) && (at + word.size() >= text.size() || !is_ident(text[at + word.size()])))
-            return true;
-    return false;
-}
-
-// Whether `pos` is at namespace scope: every '{' still open there opens a
-// namespace or an `extern "C"` block.
-bool at_namespace_scope(const std::string& s, const std::vector<bool>& code, std::size_t pos) {
-    int depth = 0;
-    for (std::size_t i = pos; i-- > 0;) {
-        if (!code[i] || (s[i] != '{' && s[i] != '}')) continue;
-        if (s[i] == '}') {
-            ++depth;
-            continue;
-        }
-        if (depth > 0) {
-            --depth;
-            continue;
-        }
-        const std::string head = declaration_head(s, code, i);
-        if (!has_word(head, "namespace") && !(has_word(head, "extern") && head.find('(') == std::string::npos))
-            return false;
-    }
-    return true;
-}
-
-// The names a namespace-scope variable definition declares, its text from
-// after `__device__` or `__constant__` at `from` (its end in *end: after its
-// ';'); none when it is a function, or not something this reads.
-std::vector<std::string> defined_variables(const std::string& s, const std::vector<bool>& code, std::size_t from,
-                                           std::size_t* end) {
-    std::vector<std::string> declarators;
-    int depth = 0, angle = 0;
-    bool init = false;
-    std::size_t start = from;
-    for (std::size_t i = from; i < s.size(); ++i) {
-        if (!code[i]) continue;
-        const char c = s[i];
-        if (depth == 0 && !init) {
-            if (c == '<') ++angle;
-            if (c == '>' && angle > 0) --angle;
-        }
-        const bool top = depth == 0 && (init || angle == 0);
-        if (c == '(' && depth == 0 && !init) {
-            // A function, unless the parentheses are an attribute's.
-            std::size_t w = i;
-            while (w > from && std::isspace(static_cast<unsigned char>(s[w - 1]))) --w;
-            std::size_t b = w;
-            while (b > from && is_ident(s[b - 1])) --b;
-            const std::string word = s.substr(b, w - b);
-            if (word != "__align__" && word != "alignas" && word != "__attribute__") return {};
-        }
-        if (c == '(' || c == '[' || c == '{') {
-            if (c == '{' && depth == 0 && !init) init = true;  // `int x{0}`
-            ++depth;
-            continue;
-        }
-        if (c == ')' || c == ']' || c == '}') {
-            --depth;
-            continue;
-        }
-        if (!top) continue;
-        if (c == '=') init = true;
-        if (c == ',' || c == ';') {
-            declarators.push_back(s.substr(start, i - start));
-            start = i + 1;
-            init = false;
-            if (c == ';') {
-                *end = i + 1;
-                break;
-            }
-        }
-    }
-    if (*end == 0) return {};
-    std::vector<std::string> names;
-    for (const std::string& d : declarators) {
-        // The declarator before its initializer, named by the identifier
-        // before its first '[' (an array) or at its end.
-        std::size_t stop = d.size(), bracket = std::string::npos;
-        int inner = 0;
-        for (std::size_t k = 0; k < d.size(); ++k) {
-            if (d[k] == '(' || d[k] == '[') {
-                if (d[k] == '[' && inner == 0 && bracket == std::string::npos) bracket = k;
-                ++inner;
-            } else if (d[k] == ')' || d[k] == ']') {
-                --inner;
-            } else if (inner == 0 && (d[k] == '=' || d[k] == '{')) {
-                stop = k;
-                break;
-            }
-        }
-        const auto [name_start, name_end] = name_before(d, std::min(stop, bracket));
-        const std::string name = d.substr(name_start, name_end - name_start);
-        if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return {};
-        names.push_back(name);
-    }
-    return names;
-}
-
-// A `__device__` or `__constant__` variable defined at namespace scope gets,
-// after its ';' on the same line, a registration per name: the kernels'
-// accesses to it are then checked as device memory's, and it is a symbol for
-// cudaMemcpyToSymbol and the rest (simt::declare_device_variable). Functions,
-// `extern` declarations and templates are left alone.
-std::string register_device_variables(const std::string& s, const std::vector<bool>& code) {
-    std::string out;
-    std::size_t copied = 0, next = 0;
-    unsigned count = 0;
-    for (std::size_t pos = s.find("__"); pos != std::string::npos; pos = s.find("__", next)) {
-        next = pos + 2;
-        std::size_t length = 0;
-        for (const char* keyword : {"__device__", "__constant__"})
-            if (s.compare(pos, std::strlen(keyword), keyword) == 0) length = std::strlen(keyword);
-        if (length == 0 || !word_at(s, code, pos, length) || on_directive_line(s, pos)) continue;
-        next = pos + length;
-        const std::string head = declaration_head(s, code, pos);
-        if (has_word(head, "extern") || has_word(head, "template") || has_word(head, "typedef") ||
-            has_word(head, "using") || !at_namespace_scope(s, code, pos))
-            continue;
-        std::size_t end = 0;
-        const std::vector<std::string> names = defined_variables(s, code, pos + length, &end);
-        if (names.empty()) continue;
-        next = end;
-        const std::string decl = s.substr(pos, end - pos);
-        if (has_word(decl, "__shared__") || has_word(decl, "extern")) continue;
-        out += s.substr(copied, end - copied);
-        for (const std::string& name : names)
-            out += " [[maybe_unused]] static const bool simt_device_variable_" + std::to_string(++count) +
-                   " = ::simt::declare_device_variable(__builtin_addressof(" + name + "), sizeof(" + name + "), \"" +
-                   name + "\", __LINE__);";
-        copied = end;
-    }
-    return out + s.substr(copied);
-}
-
-// The named namespaces open at `pos` (at namespace scope), as "::a::b::".
-std::string namespace_path(const std::string& s, const std::vector<bool>& code, std::size_t pos) {
-    std::string path = "::";
-    int depth = 0;
-    for (std::size_t i = pos; i-- > 0;) {
-        if (!code[i] || (s[i] != '{' && s[i] != '}')) continue;
-        if (s[i] == '}') {
-            ++depth;
-        } else if (depth > 0) {
-            --depth;
-        } else {
-            const std::string head = declaration_head(s, code, i);
-            const std::size_t at = head.find("namespace");
-            std::string name;
-            if (at != std::string::npos)
-                for (std::size_t k = skip_space(head, at + 9); k < head.size() && (is_ident(head[k]) || head[k] == ':'); ++k)
-                    name += head[k];
-            if (!name.empty()) path.insert(2, name + "::");
-        }
-    }
-    return path;
-}
-
-// In the device pass, a __device__ or __constant__ variable at namespace
-// scope is the host pass's: the host's cudaMemcpyToSymbol and the kernels
-// must see one variable. Its definition becomes a reference to the host
-// pass's (`static auto& name = ::ns::name;`) on the same lines; constants
-// stay as they are (a reference is no constant expression).
-std::string share_device_variables(const std::string& s, const std::vector<bool>& code) {
-    std::string out;
-    std::size_t copied = 0, next = 0;
-    for (std::size_t pos = s.find("__"); pos != std::string::npos; pos = s.find("__", next)) {
-        next = pos + 2;
-        std::size_t length = 0;
-        for (const char* keyword : {"__device__", "__constant__"})
-            if (s.compare(pos, std::strlen(keyword), keyword) == 0) length = std::strlen(keyword);
-        if (length == 0 || !word_at(s, code, pos, length) || on_directive_line(s, pos)) continue;
-        next = pos + length;
-        const std::string head = declaration_head(s, code, pos);
-        if (has_word(head, "extern") || has_word(head, "template") || has_word(head, "typedef") ||
-            has_word(head, "using") || !at_namespace_scope(s, code, pos))
-            continue;
-        std::size_t end = 0;
-        const std::vector<std::string> names = defined_variables(s, code, pos + length, &end);
-        if (names.empty()) continue;
-        next = end;
-        const std::string decl = head + s.substr(pos, end - pos);
-        if (has_word(decl, "const") || has_word(decl, "constexpr") || has_word(decl, "__shared__")) continue;
-        const std::size_t begin = pos - head.size();
-        const std::string path = namespace_path(s, code, pos);
-        std::string refs;
-        for (const std::string& name : names) refs += "static auto& " + name + " = " + path + name + "; ";
-        out += s.substr(copied, begin - copied) + refs + newlines_in(s, begin, end);
-        copied = end;
-    }
-    return out + s.substr(copied);
 }
 
 // `__noinline__` becomes GCC's attribute here, in the lab's code only: as a

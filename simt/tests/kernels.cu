@@ -512,7 +512,7 @@ cudaError_t launch_shared_float4(const float* d_in, float* d_out) {
 
 // GCC's own fence (std::atomic_thread_fence is the same), not CUDA's: under
 // the instrumentation it reaches the emulator as __tsan_atomic_thread_fence,
-// which memcheck.cpp defines, so a kernel file that writes one links and runs.
+// which memcheck_hooks.cpp defines, so a kernel file that writes one links and runs.
 // GCC warns that ThreadSanitizer does not model fences: the emulator needs no
 // model, one OS thread runs every block.
 #pragma GCC diagnostic ignored "-Wtsan"

@@ -104,7 +104,7 @@ void record_vectors(conformance::Results& r, const char* type, const std::vector
 // raises the flag with __stcg, 1 with __ldcv and __stwt: ptxas makes both
 // stores strong and the loads read what the fence ordered. (A wait that
 // polls with __ldcv or __ldcg is no wait on an H100: ptxas removed the empty
-// loop; the emulator reports it, memcheck.cpp's hinted_access.)
+// loop; the emulator reports it, memcheck_reports.cpp's hinted_access.)
 template <int kHow>
 __global__ void k_publish(unsigned* tickets, unsigned* totals, unsigned* flags, const unsigned* in) {
     if (threadIdx.x != 0) return;

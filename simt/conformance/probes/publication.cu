@@ -3,7 +3,7 @@
 // order) thread 0 waits for the flag of the ticket before its own, reads that
 // ticket's running total, adds its input, stores its total, fences and raises
 // its flag. 20 launches per variant; a launch is wrong when any total is.
-// The emulator's model of the cache-hinted accesses (memcheck.cpp's
+// The emulator's model of the cache-hinted accesses (memcheck_reports.cpp's
 // hinted_access) follows what this prints; its record is
 // bench/results/2026-11-25-h100-publication.txt.
 //   nvcc -O3 -arch=sm_90 -o publication simt/conformance/probes/publication.cu && ./publication

@@ -1,10 +1,10 @@
 // The CUDA runtime API the emulator serves on the host (runtime_api.cpp,
-// device_api.cpp): errors, memory, streams, events, the device's properties
-// (an H100's, as CUDA 13 reports them), kernel attributes, the occupancy
-// calculator and symbols. Types, values and signatures as in CUDA 13's
-// driver_types.h, cuda_runtime_api.h and cuda_runtime.h. Every launch runs to
-// completion before it returns, so every stream is always idle and stream
-// order is kept trivially.
+// error_api.cpp, stream_api.cpp, device_api.cpp): errors, memory, streams,
+// events, the device's properties (an H100's, as CUDA 13 reports them),
+// kernel attributes, the occupancy calculator and symbols. Types, values and
+// signatures as in CUDA 13's driver_types.h, cuda_runtime_api.h and
+// cuda_runtime.h. Every launch runs to completion before it returns, so every
+// stream is always idle and stream order is kept trivially.
 #pragma once
 
 #include <cstddef>

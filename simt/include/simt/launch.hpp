@@ -20,7 +20,7 @@ struct LaunchSite {
     const void* function = nullptr;  // the kernel's address (its attributes: cudaFuncSetAttribute)
 };
 
-// Whether a launch may go to `stream`; if not, CUDA's error is set (runtime_api.cpp).
+// Whether a launch may go to `stream`; if not, CUDA's error is set (stream_api.cpp).
 bool launch_stream_ok(cudaStream_t stream);
 
 // How a kernel was launched: <<<>>>, cudaLaunchKernel, or

@@ -4,13 +4,14 @@
 // Math API's bounds, CUDA's own functions (rsqrtf, sinpif, erfinvf, normf,
 // ...), its overloads in the global namespace (min and max for every integer
 // and floating type, float sinpi, rsqrt, ...), and the single- and
-// double-precision and conversion intrinsics. All of it is in math.cpp, not
-// instrumented (directed rounding needs the FPU's rounding mode); the
-// functions that store through a pointer (sincosf, frexpf, remquof, ...) or
-// read an array (normf) tell the memory checks about each access, at their
-// caller's line. math.cpp also replaces the C library's transcendental
-// functions (sinf, exp, pow, ...) in the whole program: g++ calls them by
-// name wherever they are used, std::sin(float) included.
+// double-precision and conversion intrinsics. All of it is in math.cpp and
+// math_intrinsics.cpp, not instrumented (directed rounding needs the FPU's
+// rounding mode); the functions that store through a pointer (sincosf,
+// frexpf, remquof, ...) or read an array (normf) tell the memory checks about
+// each access, at their caller's line. math.cpp also replaces the C
+// library's transcendental functions (sinf, exp, pow, ...) in the whole
+// program: g++ calls them by name wherever they are used, std::sin(float)
+// included.
 #pragma once
 
 #include <math.h>

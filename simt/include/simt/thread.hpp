@@ -39,7 +39,7 @@ constexpr int warpSize = 32;
 // One OS thread runs every block's fibers, so memory is always coherent: a
 // fence is a call into the runtime, which keeps the compiler from moving
 // accesses across it. (Not __atomic_thread_fence: under -fsanitize=thread GCC
-// turns that into __tsan_atomic_thread_fence, which memcheck.cpp defines too,
+// turns that into __tsan_atomic_thread_fence, which memcheck_hooks.cpp defines too,
 // for code that writes it directly.)
 // A device-wide fence also tells the race check that the thread's block has
 // published what it wrote before (memcheck.cpp); __threadfence_block does not.
@@ -51,7 +51,7 @@ void threadfence(bool device_wide = true);
 #define __threadfence_system() ::simt::threadfence()
 
 // ---- block votes: a __syncthreads() that also counts a predicate over the
-// block's threads (runtime.cpp); a barrier for the race checks like it.
+// block's threads (builtins.cpp); a barrier for the race checks like it.
 namespace simt {
 enum class BlockVote { Count, And, Or };
 int syncthreads_vote(BlockVote vote, int predicate, const char* file, int line);
@@ -67,7 +67,7 @@ __attribute__((no_sanitize_coverage)) inline int __syncthreads_or(int predicate,
 }
 
 // ---- grid syncs (cooperative groups' this_grid().sync()): a barrier of every
-// thread of the grid, only under a cooperative launch (runtime.cpp).
+// thread of the grid, only under a cooperative launch (builtins.cpp).
 namespace simt {
 bool grid_is_cooperative();
 void grid_sync(const char* file, int line);
@@ -129,7 +129,7 @@ inline constexpr bool hinted_type = hinted_scalar<T> || hinted_vector<T>::value;
 // How the race checks see a hinted access (above).
 enum class Hint : unsigned char { weak, read_only, strong };
 
-// The checks of one hinted access (memcheck.cpp); `pc` is the caller's.
+// The checks of one hinted access (memcheck_reports.cpp); `pc` is the caller's.
 void hinted_access(const void* address, std::size_t size, bool write, Hint hint, const char* name, const void* pc);
 
 template <typename T>

@@ -1,5 +1,5 @@
 // Warp functions: __syncwarp, the shuffles, votes, matches and reductions,
-// met at a rendezvous of the warp's lanes (runtime.cpp's warp_exchange), and
+// met at a rendezvous of the warp's lanes (builtins.cpp's warp_exchange), and
 // __activemask, the lanes that reach its call site together. Each is declared
 // with CUDA's overloads (so a call resolves, converts and fails to compile as
 // under nvcc) and two trailing defaulted parameters that name the caller's
@@ -26,7 +26,7 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
                                         bool orders_memory = false);
 unsigned lane_id();
 // The lanes of the calling warp that reach this call site before any of them
-// waits anywhere else (runtime.cpp): the group a divergent branch leaves.
+// waits anywhere else (scheduler.cpp): the group a divergent branch leaves.
 unsigned active_mask(const char* file, int line);
 
 template <typename T>
@@ -228,7 +228,7 @@ SIMT_REDUCE(__reduce_xor_sync, Xor, unsigned)
 #undef SIMT_REDUCE
 #undef SIMT_AT
 
-// ---- time: __nanosleep yields (runtime.cpp: a look-back's back-off counts as
+// ---- time: __nanosleep yields (builtins.cpp: a look-back's back-off counts as
 // a poll of the word it last polled, so a block that waits lets others run);
 // clock() and clock64() give a counter that grows with every read (nothing
 // here runs at a GPU's clock: only their order means anything).

@@ -1,0 +1,84 @@
+// The memory checks' state, kept by memcheck.cpp and shared with the files
+// that report forbidden accesses (memcheck_reports.cpp), carry it across a
+// launch (memcheck_launch.cpp) and hook the instrumentation
+// (memcheck_hooks.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "internal.hpp"
+
+namespace simt::detail {
+
+// Thread numbers are stored plus one, so an all-zero word means "never
+// touched" and a global shadow can come from calloc's lazily zeroed pages.
+constexpr std::uint32_t kNone = 0;
+constexpr std::uint32_t kUnpublished = ~std::uint32_t{0};  // an access no release covers
+
+// One 4-byte word's history. Intervals are LaunchState::interval values; an
+// entry older than the current block (shared) or launch (global) is stale.
+struct Word {
+    std::uint32_t w_interval = 0, r_interval = 0;
+    std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
+    std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
+    std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
+    std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
+    std::uint32_t w_clock = 0;  // the writing block's publish clock (global memory; PublishState)
+    bool r_many_blocks = false;
+    bool w_atomic = false;  // the last write was an atomic read-modify-write
+    bool r_atomic = false;  // every read recorded in r_interval was atomic
+};
+
+struct SharedArray {
+    const unsigned char* base;
+    std::size_t bytes, element_bytes;
+    std::vector<std::size_t> extents;
+    std::string name;
+    int line;
+    std::vector<Word> shadow;
+    ElementFormatter format = nullptr;
+};
+
+extern std::vector<SharedArray> g_shared;  // of the running launch
+inline std::size_t g_static_shared = 0;  // the most bytes of declared arrays a block of the running launch had
+
+// The running block's shared array that holds p, or nullptr.
+inline SharedArray* shared_array_at(const unsigned char* p) {
+    for (auto& a : g_shared)
+        if (p >= a.base && p < a.base + a.bytes) return &a;
+    return nullptr;
+}
+std::string element_name(const SharedArray& a, std::size_t offset);
+
+// The access being checked is a cache-hinted load (its name here), and
+// whether it is __ldg's, for data read-only for the launch (hinted_access).
+inline thread_local const char* g_hinted_load = nullptr;
+inline thread_local bool g_read_only_load = false;
+
+// Only the first report of a check in a launch is spelled out: building the
+// message symbolises code addresses, which runs addr2line.
+template <typename Message>
+void report(const std::string& check, Message message) {
+    LaunchState& launch = *current_launch();
+    launch.reports.add(check, launch.block_serial,
+                       launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message());
+}
+
+// The parts of reports, and the report of an access the running thread must
+// not make (memcheck_reports.cpp).
+std::string outside(std::ptrdiff_t offset, const std::string& what);
+std::string access_by_thread(bool write, std::size_t size);
+std::string device_allocation(const Allocation& a);
+const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p);
+void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at);
+
+// The check of one access (memcheck.cpp), which every entry point comes to.
+void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
+               bool is_volatile = false, bool acquires = true);
+void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic = false, bool acquires = true);
+void volatile_read(const void* addr, std::size_t size, const void* pc);
+
+}  // namespace simt::detail

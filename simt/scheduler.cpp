@@ -1,0 +1,345 @@
+// The scheduler: a launch's started block runs with every GPU thread a
+// Boost.Context fiber, resumed in thread order until it reaches a
+// __syncthreads() or exits. When no thread can run, the barrier is checked
+// and released. The order never depends on timing, so every report is the
+// same from run to run.
+#include <algorithm>
+#include <csetjmp>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "internal.hpp"
+#include "scheduler.hpp"
+
+namespace simt {
+
+// "threads 0-31, 64" style list of thread indices.
+std::string thread_list(const std::vector<unsigned>& ids) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(ids[i]);
+        if (j > i) out += "-" + std::to_string(ids[j]);
+        i = j + 1;
+    }
+    return (ids.size() == 1 ? "thread " : "threads ") + out;
+}
+
+namespace {
+
+// Checks a barrier every live thread has arrived at (or exited before) and
+// releases it. Returns false when every thread has exited.
+bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    const uint3& block = launch.block_idx;
+    // The usual case, checked without allocating: every thread waits at one
+    // call site (compared by line, then file name).
+    const Lane& first = lanes.front();
+    const bool uniform =
+        first.status == Status::AtBarrier && std::all_of(lanes.begin(), lanes.end(), [&](const Lane& l) {
+            return l.status == Status::AtBarrier && l.barrier_line == first.barrier_line &&
+                   (l.barrier_file == first.barrier_file || std::strcmp(l.barrier_file, first.barrier_file) == 0);
+        });
+    if (uniform) {
+        for (auto& lane : lanes) lane.status = Status::Running;
+        launch.interval = ++launch.interval_high;
+        return true;
+    }
+    std::vector<unsigned> exited;
+    std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
+    for (unsigned t = 0; t < lanes.size(); ++t) {
+        if (lanes[t].status == Status::Exited) exited.push_back(t);
+        else sites[{lanes[t].barrier_file ? lanes[t].barrier_file : "?", lanes[t].barrier_line}].push_back(t);
+    }
+    if (sites.empty()) return false;
+
+    const auto& [first_site, first_waiting] = *sites.begin();
+    if (!exited.empty())
+        launch.reports.add("barrier divergence", launch.block_serial,
+                    detail::block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
+                        " waited at __syncthreads() at " + detail::where(first_site.first.c_str(), first_site.second) +
+                        " (a barrier every thread of the block must reach: is it inside a loop or branch whose "
+                        "trip count depends on threadIdx?)");
+    if (sites.size() > 1) {
+        std::string detail;
+        for (const auto& [site, waiting] : sites)
+            detail += (detail.empty() ? "" : "; ") + thread_list(waiting) + " at " +
+                      detail::where(site.first.c_str(), site.second);
+        launch.reports.add("barrier divergence", launch.block_serial,
+                           detail::block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail);
+    }
+    for (auto& lane : lanes)
+        if (lane.status == Status::AtBarrier) lane.status = Status::Running;
+    launch.interval = ++launch.interval_high;
+    return true;
+}
+
+// Completes the warp functions whose lanes have all arrived: the lanes that
+// wait with one mask (one call, as CUDA requires of the lanes it names) are
+// released when every lane of the mask waits with it; a lane of the mask
+// that may still come (running, spinning, at an __activemask(), or waiting
+// with another mask, which it may leave) holds them. When no lane of the
+// warp can run or come, the lanes of a mask whose other lanes are gone or
+// wait elsewhere are released with a finding. Then, in a warp none of whose
+// lanes can run on and that released none (whose lanes might still reach
+// it), the lanes at an __activemask() call site are released with the group
+// that met there (one group per call site): the lanes that reached it before
+// waiting anywhere else. Returns whether any lane can run again.
+bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) {
+    if (g_block->at_warp_functions == 0) return false;
+    bool released = false;
+    for (std::size_t first = 0; first < lanes.size(); first += 32) {
+        const std::size_t last = std::min(lanes.size(), first + 32);
+        bool running = false, at_active_mask = false, waiting_any = false, spinning = false;
+        for (std::size_t t = first; t < last; ++t) {
+            const Status st = lanes[t].status;
+            running = running || st == Status::Running;
+            at_active_mask = at_active_mask || st == Status::AtActiveMask;
+            waiting_any = waiting_any || st == Status::AtWarpSync;
+            spinning = spinning || st == Status::Spinning;
+        }
+        if (!waiting_any && !at_active_mask) continue;
+        Warp& warp = (*g_warps)[first / 32];
+        bool released_here = false;
+        unsigned synced = 0;
+        const bool may_run = running || at_active_mask || spinning;
+        for (int lenient = 0; waiting_any && lenient < 2 && !released_here; ++lenient) {
+            if (lenient && may_run) break;
+            unsigned done = 0;  // lanes whose mask was looked at in this pass
+            for (std::size_t s = first; s < last; ++s) {
+                if (lanes[s].status != Status::AtWarpSync || (done >> (s - first) & 1u)) continue;
+                const unsigned mask = lanes[s].warp_mask;
+                unsigned met = 0;
+                for (std::size_t t = s; t < last; ++t)
+                    if (lanes[t].status == Status::AtWarpSync && lanes[t].warp_mask == mask) met |= 1u << (t - first);
+                done |= met;
+                std::vector<unsigned> missing, waiting;
+                bool may_come = false;
+                for (std::size_t t = first; t < last; ++t) {
+                    const unsigned bit = 1u << (t - first);
+                    if (met & bit) waiting.push_back(static_cast<unsigned>(t));
+                    else if (mask & bit) {
+                        missing.push_back(static_cast<unsigned>(t));
+                        const Status st = lanes[t].status;
+                        may_come = may_come || st == Status::Spinning || st == Status::Running ||  // stopped by the watchdog's sampling
+                                   st == Status::AtActiveMask || (!lenient && st == Status::AtWarpSync);
+                    }
+                }
+                if (may_come) continue;
+                if (!missing.empty())
+                    launch.reports.add("warp divergence", launch.block_serial,
+                                       detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
+                                           " waited at a warp function at " +
+                                           detail::where(lanes[s].barrier_file, lanes[s].barrier_line) + " while " +
+                                           thread_list(missing) +
+                                           ", named in its mask, did not arrive (exited, or waiting at another barrier)");
+                bool orders_memory = false;
+                for (std::size_t t = first; t < last; ++t)
+                    if (met >> (t - first) & 1u) {
+                        warp.results[t - first] = lanes[t].deposit;
+                        orders_memory = orders_memory || lanes[t].warp_orders_memory;
+                        lanes[t].status = Status::Running;
+                        --g_block->at_warp_functions;
+                    }
+                if (orders_memory) synced |= met;
+                released = released_here = true;
+            }
+        }
+        if (synced != 0) {
+            warp.syncs = {static_cast<std::uint16_t>(warp.syncs.count + 1), synced};
+            detail::g_syncwarp_seen = true;
+        }
+        if (!at_active_mask || running || released_here) continue;
+        // One call site at a time, the earliest in the file first: lanes
+        // released from an earlier call site in divergent code may reach a
+        // later one (as the warp reconverges on a GPU) before it is released.
+        const Lane* at = nullptr;
+        for (std::size_t t = first; t < last; ++t) {
+            const Lane& l = lanes[t];
+            if (l.status != Status::AtActiveMask) continue;
+            if (at == nullptr || std::make_pair(std::strcmp(l.barrier_file, at->barrier_file), l.barrier_line) <
+                                     std::make_pair(0, at->barrier_line))
+                at = &l;
+        }
+        unsigned group = 0;
+        for (std::size_t u = first; u < last; ++u)
+            if (lanes[u].status == Status::AtActiveMask && lanes[u].barrier_line == at->barrier_line &&
+                (lanes[u].barrier_file == at->barrier_file || std::strcmp(lanes[u].barrier_file, at->barrier_file) == 0))
+                group |= 1u << (u - first);
+        for (std::size_t u = first; u < last; ++u)
+            if (group >> (u - first) & 1u) {
+                lanes[u].warp_mask = group;
+                lanes[u].status = Status::Running;
+                --g_block->at_warp_functions;
+            }
+        released = true;
+    }
+    return released;
+}
+
+}  // namespace
+
+void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
+                 detail::LaunchState& launch) {
+    b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
+    b.interval_in_block = 0;
+    b.at_warp_functions = 0;
+    b.votes = b.at_grid = b.grid_released = false;
+    restart_watch(b);
+    for (auto& lane : b.lanes) {
+        lane.status = Status::Running;
+        lane.polls = 0;
+        lane.poll_address = nullptr;
+        lane.abandon_to = nullptr;
+        lane.fiber = ctx::fiber(std::allocator_arg, RecordingStack{stacks, &lane}, [&lane, body, closure](ctx::fiber&& sink) {
+            lane.sink = std::move(sink);
+            std::jmp_buf abandoned;
+            lane.abandon_to = &abandoned;
+            const int how = setjmp(abandoned);
+            if (how == 0) {
+                body(closure);
+                lane.status = Status::Exited;
+                restart_watch(*g_block);
+            } else if (how == kFaulted) {  // from on_fault, off the signal's stack now
+                lane.status = Status::Exited;
+                detail::report_fault(g_fault.address, g_fault.pc, g_fault.write);
+                g_stopped = true;
+            }
+            lane.abandon_to = nullptr;
+            return std::move(lane.sink);
+        });
+    }
+}
+
+// Ends the threads of a stopped launch (a possible deadlock or endless loop,
+// an access to memory that is not there)
+// without unwinding their stacks. Each is put aside inside the emulator, often
+// in a hook that GCC's instrumentation calls as a function that never throws
+// (__tsan_volatile_read8 for a volatile poll, __sanitizer_cov_trace_pc for the
+// watchdog): the kernel's unwind table may have no entry for that call, and
+// destroying the fiber there (Boost.Context's forced_unwind, an exception)
+// ends the process in std::terminate. Instead the thread, resumed on top of
+// where it waits, jumps back to where its fiber began and the fiber returns,
+// its stack released; the kernel's destructors do not run, as on a GPU that
+// stops a kernel.
+void abandon(std::vector<std::unique_ptr<BlockRun>>& started) {
+    for (auto& b : started)
+        for (auto& lane : b->lanes) {
+            if (!lane.fiber) continue;  // exited
+            if (lane.abandon_to == nullptr) {  // not begun: no frame of the kernel to leave
+                lane.fiber = ctx::fiber();
+                continue;
+            }
+            lane.fiber = std::move(lane.fiber).resume_with([&lane](ctx::fiber&& sink) -> ctx::fiber {
+                lane.sink = std::move(sink);
+                std::longjmp(*lane.abandon_to, 1);
+            });
+        }
+}
+
+// Runs a started block until every thread has exited, or until its threads
+// only spin on values that nothing in the block changes any more (Stalled:
+// resumed later, after other blocks ran).
+Outcome advance(BlockRun& b, detail::LaunchState& launch) {
+    std::vector<Lane>& lanes = b.lanes;
+    for (auto& lane : lanes)
+        if (lane.status == Status::Spinning) lane.status = Status::Running;
+    for (;;) {
+        for (;;) {
+            const std::uint64_t before = detail::g_progress;
+            g_spun = 0;
+            do {
+                g_preempted = false;
+                for (auto& lane : lanes) {
+                    if (lane.status != Status::Running) continue;
+                    g_lane = &lane;
+                    detail::g_thread = static_cast<unsigned>(&lane - lanes.data());
+                    detail::g_stack_low = lane.stack_low;
+                    detail::g_stack_high = lane.stack_high;
+                    lane.slice = 0;
+                    lane.fiber = std::move(lane.fiber).resume();
+                    if (g_stopped) {
+                        g_lane = nullptr;
+                        detail::g_thread = detail::kNoThread;
+                        detail::g_stack_low = detail::g_stack_high = nullptr;
+                        return Outcome::Stopped;
+                    }
+                }
+                g_lane = nullptr;
+                detail::g_thread = detail::kNoThread;
+                detail::g_stack_low = detail::g_stack_high = nullptr;
+                if (b.sampling && b.sample_left == 0) return Outcome::Runaway;
+                if (detail::g_published) {  // resumed here later: warp rounds still pending go on then
+                    detail::g_published = false;
+                    return Outcome::Yielded;
+                }
+            } while (release_warp_rounds(lanes, launch) || g_preempted);
+            if (g_spun == 0) break;  // no thread is left spinning
+            if (detail::g_progress == before) return Outcome::Stalled;  // nothing they could see changed
+            for (auto& lane : lanes)
+                if (lane.status == Status::Spinning) lane.status = Status::Running;
+        }
+        // Every thread waits at a barrier or has exited: the block votes'
+        // count, and a grid sync waits for the grid.
+        bool grid = false;
+        if (b.votes) {  // a thread waits at a block vote or a grid sync
+            b.votes = false;
+            b.vote_true = b.vote_waiting = 0;
+            for (const auto& lane : lanes)
+                if (lane.status == Status::AtBarrier) {
+                    grid = grid || lane.grid_sync;
+                    ++b.vote_waiting;
+                    b.vote_true += lane.barrier_vote != 0;
+                }
+            b.votes = grid;  // counted again when the grid releases it
+        }
+        if (grid && !b.grid_released) {
+            b.at_grid = true;
+            return Outcome::GridWait;
+        }
+        b.at_grid = b.grid_released = false;
+        const unsigned interval = b.interval_in_block;
+        detail::divergence_end_interval(interval);
+        const Lane* waiting = nullptr;
+        for (const auto& lane : lanes)
+            if (lane.status == Status::AtBarrier && waiting == nullptr) waiting = &lane;
+        detail::trace_interval_end(waiting ? "at barrier " + std::to_string(interval + 1) + " (" +
+                                                 detail::where(waiting->barrier_file, waiting->barrier_line) + ")"
+                                           : std::string("at the end"));
+        if (!release_barrier(lanes, launch)) return Outcome::Done;
+        ++b.interval_in_block;
+        ++b.barriers;
+        b.barrier_file = waiting->barrier_file;
+        b.barrier_line = waiting->barrier_line;
+    }
+}
+
+// "possible deadlock" for a launch whose started blocks all spin with nothing
+// left to change what they wait for.
+std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started) {
+    const BlockRun& b = *started.front();
+    const Lane* spinner = nullptr;
+    for (const auto& lane : b.lanes)
+        if (lane.status == Status::Spinning && spinner == nullptr) spinner = &lane;
+    std::string where = spinner ? detail::source_line(spinner->poll_pc) : std::string("?");
+    const unsigned thread = spinner ? static_cast<unsigned>(spinner - b.lanes.data()) : 0;
+    std::string message = detail::block_name(b.idx) + ": thread " + std::to_string(thread) + " waits at " + where +
+                          " for a value that no running block changes; " + std::to_string(started.size()) +
+                          " started block(s) all wait";
+    if (not_started > 0)
+        message += " and " + std::to_string(not_started) + " block(s) have not started (the emulator keeps " +
+                   std::to_string(kResidentBlocks) +
+                   " started at once): a GPU may run blocks in any order and need not start one until a running "
+                   "block ends, so a block must not wait for another that may not have started (wait for a block "
+                   "that took an earlier ticket from an atomic counter, not for a lower blockIdx)";
+    else
+        message += " on each other";
+    return message;
+}
+
+}  // namespace simt
