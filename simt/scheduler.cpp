@@ -1,8 +1,6 @@
-// The scheduler: a launch's started block runs with every GPU thread a
-// Boost.Context fiber, resumed in thread order until it reaches a
-// __syncthreads() or exits. When no thread can run, the barrier is checked
-// and released. The order never depends on timing, so every report is the
-// same from run to run.
+// The scheduler: a started block's GPU threads (Boost.Context fibers) resume
+// in thread order until each reaches a __syncthreads() or exits, then the
+// barrier is checked and released. No order depends on timing: reports repeat.
 #include <algorithm>
 #include <csetjmp>
 #include <cstdint>
