@@ -1,6 +1,7 @@
 // The device built-ins: threadIdx and the rest, __syncthreads() and the block
 // votes, grid syncs, warp functions' rendezvous, polls, fences, dynamic shared
 // memory and time in a kernel (clock64, __nanosleep); and reports' helpers.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -57,7 +58,9 @@ void grid_sync(const char* file, int line) {
                                   " in a kernel launched with <<<>>> or cudaLaunchKernel: a grid-wide barrier needs every "
                                   "block of the grid running at once, which only cudaLaunchCooperativeKernel guarantees "
                                   "(on a GPU this_grid() is then not valid and its sync() traps or hangs); the launch "
-                                  "stopped there");
+                                  "stopped there",
+                              detail::ReportDetail{detail::g_running_launch->block_idx, detail::current_thread()}.line(
+                                  detail::where(file, line)));
         detail::stop_launch();
     }
     wait_at_barrier(file, line, 0, true);
@@ -69,7 +72,9 @@ void group_error(const char* what, const char* file, int line) {
                               std::to_string(detail::current_thread()) + " called " + what + " at " +
                               detail::where(file, line) +
                               ", which CUDA's cooperative groups trap on (the kernel fails on a GPU): the launch "
-                              "stopped there");
+                              "stopped there",
+                          detail::ReportDetail{detail::g_running_launch->block_idx, detail::current_thread()}.line(
+                              detail::where(file, line)));
     detail::stop_launch();
 }
 
@@ -148,10 +153,17 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
 
 namespace detail {
 
-void LaunchReports::add(const std::string& check, unsigned long long block_serial, const std::string& message) {
+ReportDetail& ReportDetail::line(const std::string& at) {
+    if (at != "?" && std::find(lines.begin(), lines.end(), at) == lines.end()) lines.push_back(at);
+    return *this;
+}
+
+void LaunchReports::add(const std::string& check, unsigned long long block_serial, const std::string& message,
+                        ReportDetail detail) {
     auto [it, inserted] = by_check.try_emplace(check);
     if (inserted) {
         it->second.first_message = message;
+        it->second.detail = std::move(detail);
         order.push_back(check);
     }
     if (it->second.last_block_serial != block_serial) {

@@ -40,7 +40,7 @@ void fold_warp(unsigned warp, unsigned interval, unsigned threads) {
         g_launch.active_lanes[live.size()] += live[0]->size();
         return;
     }
-    ++cell.blocks_divergent;
+    ++cell.divergent_blocks;
     if (g_launch.divergent_pcs.size() <= interval) g_launch.divergent_pcs.resize(interval + 1);
     // Per block address: how often each lane ran it. The warp runs it as often
     // as its busiest lane; its k-th run has the lanes that ran it k times active.
@@ -202,7 +202,7 @@ std::string format(const LaunchDivergence& d) {
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         std::map<unsigned, std::vector<unsigned>> warps;  // blocks diverged in -> warps
         for (unsigned w = 0; w < d.cells[i].size(); ++w)
-            if (d.cells[i][w].blocks_divergent) warps[d.cells[i][w].blocks_divergent].push_back(w);
+            if (d.cells[i][w].divergent_blocks) warps[d.cells[i][w].divergent_blocks].push_back(w);
         if (warps.empty()) continue;
         std::string which;
         for (const auto& [blocks, ws] : warps)

@@ -13,11 +13,25 @@
 
 namespace simt::detail {
 
+// What a report names besides its words, carried into simt::Finding so that
+// no reader has to take the message apart: the block, the source lines in the
+// order the message names them, and the thread and allocation where it names
+// one.
+struct ReportDetail {
+    explicit ReportDetail(uint3 b = {}, long long t = -1) : block(b), thread(t) {}
+    uint3 block;
+    std::vector<std::string> lines;
+    long long thread;
+    std::string allocation;
+    ReportDetail& line(const std::string& at);  // "?" (not known) and repeats are left out
+};
+
 // Findings of one launch: one report per check, for the first block it
 // happened in, plus how many blocks in all.
 struct LaunchReports {
     struct Report {
         std::string first_message;
+        ReportDetail detail;  // the first report's
         unsigned blocks = 0;
         unsigned long long last_block_serial = ~0ull;  // count a block once
     };
@@ -25,7 +39,8 @@ struct LaunchReports {
     std::vector<std::string> order;
 
     bool has(const std::string& check) const { return by_check.count(check) != 0; }
-    void add(const std::string& check, unsigned long long block_serial, const std::string& message);
+    void add(const std::string& check, unsigned long long block_serial, const std::string& message,
+             ReportDetail detail);
 };
 
 // The launch being run, and where in it the running fiber is.

@@ -167,7 +167,9 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
                                   detail::where(site.file, site.line) +
                                   " from device code (dynamic parallelism), which nvcc rejects without -rdc=true "
                                   "(the labs build without it): launch kernels from host code; the launch stopped "
-                                  "there");
+                                  "there",
+                              detail::ReportDetail{detail::g_running_launch->block_idx, detail::current_thread()}.line(
+                                  detail::where(site.file, site.line)));
         detail::stop_launch();
     }
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
@@ -328,7 +330,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
                                    std::to_string(started.size()) + " block(s), but " +
                                    detail::block_name(exited_idx) +
                                    " has finished without reaching it: every block of a cooperative launch must "
-                                   "reach each grid sync, or the others wait for ever");
+                                   "reach each grid sync, or the others wait for ever",
+                               detail::ReportDetail{w.idx}.line(detail::where(lane->barrier_file, lane->barrier_line)));
             abandon(started);
             return nullptr;
         }
@@ -361,7 +364,9 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         }
         if (outcome == Outcome::Runaway) {
             detail::g_steps_left = kNever;
-            launch.reports.add("possible endless loop", b->serial, runaway_message(*b, launch));
+            detail::ReportDetail named{b->idx};
+            std::string message = runaway_message(*b, launch, named);
+            launch.reports.add("possible endless loop", b->serial, message, std::move(named));
             abandon(started);
             break;
         }
@@ -393,7 +398,9 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             std::vector<BlockRun*> waiting;
             for (auto& p : started)
                 if (!p->at_grid) waiting.push_back(p.get());
-            launch.reports.add("possible deadlock", b->serial, deadlock_message(waiting, order.size() - next));
+            detail::ReportDetail named{waiting.front()->idx};
+            std::string message = deadlock_message(waiting, order.size() - next, named);
+            launch.reports.add("possible deadlock", b->serial, message, std::move(named));
             abandon(started);
             break;
         } else if (outcome == Outcome::Yielded) {
@@ -418,12 +425,9 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_warps = nullptr;
     for (const auto& check : launch.reports.order) {
         const auto& report = launch.reports.by_check.at(check);
-        const unsigned more = report.blocks - 1;
-        g_findings.push_back({check, site.kernel,
-                              report.first_message + (more ? " (and " + std::to_string(more) + " more block" +
-                                                                 (more > 1 ? "s" : "") + ")"
-                                                           : "") +
-                                  "; launched at " + detail::where(site.file, site.line)});
+        const detail::ReportDetail& d = report.detail;
+        g_findings.push_back({check, site.kernel, report.first_message, d.lines, detail::where(site.file, site.line),
+                              {d.block.x, d.block.y, d.block.z}, d.thread, d.allocation, report.blocks});
     }
     return cudaSuccess;
 }
@@ -436,7 +440,12 @@ std::vector<Finding> take_findings() {
     return out;
 }
 
-std::string format(const Finding& f) { return f.check + " in kernel " + f.kernel + ": " + f.message; }
+std::string format(const Finding& f) {
+    const unsigned more = f.blocks > 1 ? f.blocks - 1 : 0;
+    return f.check + " in kernel " + f.kernel + ": " + f.message +
+           (more ? " (and " + std::to_string(more) + " more block" + (more > 1 ? "s" : "") + ")" : "") +
+           "; launched at " + f.launch;
+}
 
 LaunchCount launches_so_far() { return {g_launch_count, g_block_count}; }
 

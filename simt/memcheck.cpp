@@ -179,7 +179,8 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
     // no race) but checked as a plain one (it does not poll).
     if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) &&
         !(atomic && w.w_atomic && g_hinted_load == nullptr)) {
-        report(check, [&] {
+        report(check, [&](ReportDetail& d) {
+            d.line(line_of(w.w_pc)).line(line_of(pc)).thread = thread - 1;
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block, w.w_atomic);
         });
@@ -189,7 +190,9 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
         const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
         if (t != kNone || (global && w.r_many_blocks))
-            report(check, [&] {
+            report(check, [&](ReportDetail& d) {
+                if (t != kNone) d.line(line_of(p));
+                d.line(line_of(pc)).thread = thread - 1;
                 return what() + " read by " + (t != kNone ? who(w.r_block, t, p) : std::string("another block")) +
                        " and written by " + thread_at(thread, pc) + tail(w.r_block, false);
             });
@@ -241,7 +244,9 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
         Word& w = a.shadow[off / 4];
         if (!write && w.w_interval < L.block_first_interval)
-            report("uninitialized shared memory read", [&] {
+            report("uninitialized shared memory read", [&](ReportDetail& d) {
+                d.line(line_of(id)).thread = thread - 1;
+                d.allocation = a.name;
                 return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
                        ", which no thread of this block has written";
             });
@@ -375,7 +380,9 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         const unsigned char* base = it->first;
         const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
-            return report("out-of-bounds access", [&] {
+            return report("out-of-bounds access", [&](ReportDetail& d) {
+                d.line(line_of(pc_id(pc))).thread = current_thread();
+                d.allocation = device_allocation(it->second);
                 return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
                        std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
                        " elements the lab function was given) at " + line_of(pc_id(pc));
@@ -391,7 +398,9 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     }
     // Out of bounds of an allocation, where its mapping has memory: reported, and performed.
     if (const auto* a = allocation_around(p); a && p + kRedzone >= a->first && p + size <= a->second.accessible_high)
-        return report("out-of-bounds access", [&] {
+        return report("out-of-bounds access", [&](ReportDetail& d) {
+            d.line(line_of(pc_id(pc))).thread = current_thread();
+            d.allocation = device_allocation(a->second);
             return access_by_thread(write, size) + " " +
                    outside(p - a->first, device_allocation(a->second)) + " at " +
                    line_of(pc_id(pc));
@@ -399,18 +408,23 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     // Just outside a `__device__` variable (in the program's image, with no
     // mapping of its own: only the 64 bytes on each side are told apart).
     if (const auto* v = variable_near(p); v != nullptr)
-        return report("out-of-bounds access", [&] {
+        return report("out-of-bounds access", [&](ReportDetail& d) {
+            d.line(line_of(pc_id(pc))).thread = current_thread();
+            d.allocation = describe_allocation(v->second);
             return access_by_thread(write, size) + " " + outside(p - v->first, describe_allocation(v->second)) +
                    " at " + line_of(pc_id(pc));
         });
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
-            return report("out-of-bounds access", [&] {
+            return report("out-of-bounds access", [&](ReportDetail& d) {
+                d.line(line_of(pc_id(pc))).thread = current_thread();
+                d.allocation = a.name;
                 return access_by_thread(write, size) + " " + outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
                        " at " + line_of(pc_id(pc));
             });
     if (is_program_memory(p)) return;
-    report_forbidden(p, size, write, " at " + line_of(pc_id(pc)));
+    const std::string line = line_of(pc_id(pc));
+    report_forbidden(p, size, write, " at " + line, line);
     stop_launch();
 }
 

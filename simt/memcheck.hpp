@@ -59,12 +59,14 @@ inline thread_local const char* g_hinted_load = nullptr;
 inline thread_local bool g_read_only_load = false;
 
 // Only the first report of a check in a launch is spelled out: building the
-// message symbolises code addresses, which runs addr2line.
+// message symbolises code addresses, which runs addr2line. `message` gets
+// the report's detail to fill (the lines and thread it names).
 template <typename Message>
 void report(const std::string& check, Message message) {
     LaunchState& launch = *current_launch();
-    launch.reports.add(check, launch.block_serial,
-                       launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message());
+    ReportDetail detail{launch.block_idx};
+    std::string text = launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message(detail);
+    launch.reports.add(check, launch.block_serial, text, std::move(detail));
 }
 
 // The parts of reports, and the report of an access the running thread must
@@ -73,7 +75,8 @@ std::string outside(std::ptrdiff_t offset, const std::string& what);
 std::string access_by_thread(bool write, std::size_t size);
 std::string device_allocation(const Allocation& a);
 const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p);
-void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at);
+void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
+                      const std::string& line);
 
 // The check of one access (memcheck.cpp), which every entry point comes to.
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,

@@ -57,12 +57,17 @@ bool mapped(const unsigned char* p) {
 // which the running thread must not make (the launch stops before it): in an
 // allocation's guard pages (out of bounds by so much), at an address where
 // nothing is mapped (an uninitialised pointer, an index far out of range), or
-// in host memory. `at`: " at scan.cu:22". Spelled out even where the check
+// in host memory. `at`: " at scan.cu:22", naming `line`. Spelled out even where the check
 // already has a report in this launch (an access just past the end, made
 // before), after it: the stop explains the outputs left unwritten.
-void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at) {
+void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
+                      const std::string& line) {
     std::string check = "out-of-bounds access", message = access_by_thread(write, size);
+    LaunchState& launch = *current_launch();
+    ReportDetail detail{launch.block_idx};
+    detail.line(line).thread = current_thread();
     if (const auto* a = allocation_around(p)) {
+        detail.allocation = device_allocation(a->second);
         message += " " + outside(p - a->first, device_allocation(a->second)) + at;
     } else if (!mapped(p)) {
         char address[32];
@@ -76,10 +81,13 @@ void report_forbidden(const unsigned char* p, std::size_t size, bool write, cons
                         "(pass pointers from cudaMalloc)";
     }
     message += ": the launch stopped there, before the access (a GPU stops it with an illegal address error)";
-    LaunchState& launch = *current_launch();
     message = block_name(launch.block_idx) + ": " + message;
-    if (launch.reports.has(check)) launch.reports.by_check.at(check).first_message += "; then " + message;
-    launch.reports.add(check, launch.block_serial, message);
+    if (launch.reports.has(check)) {
+        LaunchReports::Report& first = launch.reports.by_check.at(check);
+        first.first_message += "; then " + message;
+        first.detail.line(line);
+    }
+    launch.reports.add(check, launch.block_serial, message, std::move(detail));
 }
 
 namespace {
@@ -88,14 +96,19 @@ namespace {
 // (16-byte aligned): where a local array lands on a GPU is the compiler's.
 // Returns whether it was reported.
 bool report_misaligned(const unsigned char* p, std::size_t alignment, const char* type, const void* pc) {
-    std::string from;
-    if (const auto* a = allocation_around(p))
-        from = "byte offset " + std::to_string(p - a->first) + " of " + device_allocation(a->second);
-    else if (const SharedArray* s = shared_array_at(p))
-        from = "byte offset " + std::to_string(p - s->base) + " of " + s->name;
-    else
+    std::string from, allocation;
+    if (const auto* a = allocation_around(p)) {
+        allocation = device_allocation(a->second);
+        from = "byte offset " + std::to_string(p - a->first) + " of " + allocation;
+    } else if (const SharedArray* s = shared_array_at(p)) {
+        allocation = s->name;
+        from = "byte offset " + std::to_string(p - s->base) + " of " + allocation;
+    } else {
         return false;
-    report("misaligned address", [&] {
+    }
+    report("misaligned address", [&](ReportDetail& d) {
+        d.line(source_line(pc)).thread = current_thread();
+        d.allocation = allocation;
         return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
                std::to_string(alignment) + ", at " + source_line(pc) +
                ": its loads and stores are misaligned, which stops a kernel on a GPU (misaligned address); the launch "
@@ -125,7 +138,9 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, Hint
     const auto* p = static_cast<const unsigned char*>(address);
     const SharedArray* a = shared_array_at(p);
     if (a != nullptr || on_fiber_stack(p)) {
-        report("invalid address space", [&] {
+        report("invalid address space", [&](ReportDetail& d) {
+            d.line(source_line(pc)).thread = current_thread();
+            if (a) d.allocation = a->name;
             return access_by_thread(write, size) + (a ? " of " + element_name(*a, static_cast<std::size_t>(p - a->base))
                                                       : std::string(" of a local variable")) +
                    " with " + name + " at " + source_line(pc) + ": " + name +
@@ -155,8 +170,8 @@ namespace simt::detail {
 
 void report_fault(const void* address, const void* pc, bool write) {
     // The faulting instruction's own address: source_line steps back from a return address.
-    report_forbidden(static_cast<const unsigned char*>(address), 0, write,
-                     " at " + source_line(static_cast<const unsigned char*>(pc) + 1) + " (a fault)");
+    const std::string line = source_line(static_cast<const unsigned char*>(pc) + 1);
+    report_forbidden(static_cast<const unsigned char*>(address), 0, write, " at " + line + " (a fault)", line);
 }
 
 }  // namespace simt::detail

@@ -62,14 +62,19 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
                     detail::block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
                         " waited at __syncthreads() at " + detail::where(first_site.first.c_str(), first_site.second) +
                         " (a barrier every thread of the block must reach: is it inside a loop or branch whose "
-                        "trip count depends on threadIdx?)");
+                        "trip count depends on threadIdx?)",
+                    detail::ReportDetail{block}.line(detail::where(first_site.first.c_str(), first_site.second)));
     if (sites.size() > 1) {
         std::string detail;
-        for (const auto& [site, waiting] : sites)
+        detail::ReportDetail named{block};
+        for (const auto& [site, waiting] : sites) {
             detail += (detail.empty() ? "" : "; ") + thread_list(waiting) + " at " +
                       detail::where(site.first.c_str(), site.second);
+            named.line(detail::where(site.first.c_str(), site.second));
+        }
         launch.reports.add("barrier divergence", launch.block_serial,
-                           detail::block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail);
+                           detail::block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail,
+                           std::move(named));
     }
     for (auto& lane : lanes)
         if (lane.status == Status::AtBarrier) lane.status = Status::Running;
@@ -135,7 +140,9 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                                            " waited at a warp function at " +
                                            detail::where(lanes[s].barrier_file, lanes[s].barrier_line) + " while " +
                                            thread_list(missing) +
-                                           ", named in its mask, did not arrive (exited, or waiting at another barrier)");
+                                           ", named in its mask, did not arrive (exited, or waiting at another barrier)",
+                                       detail::ReportDetail{launch.block_idx}.line(
+                                           detail::where(lanes[s].barrier_file, lanes[s].barrier_line)));
                 bool orders_memory = false;
                 for (std::size_t t = first; t < last; ++t)
                     if (met >> (t - first) & 1u) {
@@ -319,13 +326,16 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
 
 // "possible deadlock" for a launch whose started blocks all spin with nothing
 // left to change what they wait for.
-std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started) {
+std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started,
+                             detail::ReportDetail& named) {
     const BlockRun& b = *started.front();
     const Lane* spinner = nullptr;
     for (const auto& lane : b.lanes)
         if (lane.status == Status::Spinning && spinner == nullptr) spinner = &lane;
     std::string where = spinner ? detail::source_line(spinner->poll_pc) : std::string("?");
     const unsigned thread = spinner ? static_cast<unsigned>(spinner - b.lanes.data()) : 0;
+    named.line(where);
+    if (spinner) named.thread = thread;
     std::string message = detail::block_name(b.idx) + ": thread " + std::to_string(thread) + " waits at " + where +
                           " for a value that no running block changes; " + std::to_string(started.size()) +
                           " started block(s) all wait";

@@ -165,7 +165,7 @@ constexpr std::uint64_t kNever = ~std::uint64_t{0};
 
 unsigned long long& spin_budget_setting();
 void restart_watch(BlockRun& b);
-std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch);
+std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch, detail::ReportDetail& named);
 
 // Running a launch's blocks (scheduler.cpp).
 std::string thread_list(const std::vector<unsigned>& ids);
@@ -180,6 +180,7 @@ void abandon(std::vector<std::unique_ptr<BlockRun>>& started);
 enum class Outcome { Done, Stalled, Yielded, Runaway, Stopped, GridWait };
 
 Outcome advance(BlockRun& b, detail::LaunchState& launch);
-std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started);
+std::string deadlock_message(const std::vector<BlockRun*>& started, std::size_t not_started,
+                             detail::ReportDetail& named);
 
 }  // namespace simt

@@ -77,7 +77,7 @@ void restart_watch(BlockRun& b) {
 // "possible endless loop" for a block that spent the watchdog's budget and
 // then its sampling: the threads that have not finished, the lines the loop
 // spans and where each thread is.
-std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch) {
+std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch, detail::ReportDetail& named) {
     // The loop: the basic blocks a thread ran more than once while sampled
     // (all it ran if none), by line, in the launch's file where it has any.
     std::map<std::string, std::set<int>> lines;  // file -> lines
@@ -100,25 +100,36 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
     if (chosen != lines.end()) {
         const int first = *chosen->second.begin(), last = *chosen->second.rbegin();
         loop = chosen->first + ":" + std::to_string(first) + (last > first ? "-" + std::to_string(last) : "");
+        named.line(chosen->first + ":" + std::to_string(first));
     }
     // Where the threads that have not finished are: (verb, place) -> threads.
     std::vector<unsigned> unfinished;
     std::map<std::pair<int, std::string>, std::vector<unsigned>> at;
+    std::map<std::pair<int, std::string>, std::string> place_line;  // place -> its source line
     for (unsigned t = 0; t < b.lanes.size(); ++t) {
         const Lane& lane = b.lanes[t];
         if (lane.status == Status::Exited) continue;
         unfinished.push_back(t);
-        if (lane.status == Status::Running)
-            at[{0, t < b.sampled.size() ? where_now(b.sampled[t], file) : std::string("?")}].push_back(t);
-        else if (lane.status == Status::AtBarrier)
-            at[{1, "the __syncthreads() at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
-        else if (lane.status == Status::AtWarpSync || lane.status == Status::AtActiveMask)
-            at[{1, "a warp function at " + detail::where(lane.barrier_file, lane.barrier_line)}].push_back(t);
-        else
-            at[{2, detail::source_line(lane.poll_pc)}].push_back(t);
+        std::pair<int, std::string> place;
+        std::string line;
+        if (lane.status == Status::Running) {
+            line = t < b.sampled.size() ? where_now(b.sampled[t], file) : std::string("?");
+            place = {0, line};
+        } else if (lane.status == Status::AtBarrier || lane.status == Status::AtWarpSync ||
+                   lane.status == Status::AtActiveMask) {
+            line = detail::where(lane.barrier_file, lane.barrier_line);
+            place = {1, (lane.status == Status::AtBarrier ? "the __syncthreads() at " : "a warp function at ") + line};
+        } else {
+            line = detail::source_line(lane.poll_pc);
+            place = {2, line};
+        }
+        at[place].push_back(t);
+        place_line[place] = line;
     }
+    if (b.barriers_in_budget != 0) named.line(detail::where(b.barrier_file, b.barrier_line));
     std::string now;
     for (const auto& [place, threads] : at) {
+        named.line(place_line[place]);
         static const char* const verbs[2][3] = {{"runs at ", "waits at ", "polls a word at "},
                                                {"run at ", "wait at ", "poll a word at "}};
         now += (now.empty() ? "" : "; ") + thread_list(threads) + " " + verbs[threads.size() > 1][place.first] +

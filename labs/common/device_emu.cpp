@@ -44,7 +44,7 @@ std::vector<LaunchDivergence> take_divergence() {
         l.warps_per_block = d.warps_per_block;
         for (const auto& interval : d.cells) {
             auto& row = l.cells.emplace_back();
-            for (const auto& cell : interval) row.push_back({cell.lane_visits, cell.warp_visits, cell.blocks_divergent});
+            for (const auto& cell : interval) row.push_back({cell.lane_visits, cell.warp_visits, cell.divergent_blocks});
         }
         l.report = simt::format(d);
     }

@@ -32,8 +32,8 @@ std::vector<std::pair<unsigned, unsigned>> divergent(const simt::LaunchDivergenc
     std::vector<std::pair<unsigned, unsigned>> out;
     for (unsigned i = 0; i < d.cells.size(); ++i)
         for (unsigned w = 0; w < d.cells[i].size(); ++w)
-            if (d.cells[i][w].blocks_divergent) {
-                CHECK(d.cells[i][w].blocks_divergent == in_blocks);
+            if (d.cells[i][w].divergent_blocks) {
+                CHECK(d.cells[i][w].divergent_blocks == in_blocks);
                 out.push_back({w, i});
             }
     return out;

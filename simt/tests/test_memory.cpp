@@ -166,6 +166,9 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
     REQUIRE(f.size() == 1);
     CHECK(simt::format(f[0]).find("thread 5 wrote 4 bytes at address 0xc at kernels.cu:456, in no device allocation") !=
           std::string::npos);
+    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:456"});
+    CHECK(f[0].thread == 5);
+    CHECK(f[0].allocation.empty());  // nothing is mapped there
 
     // An access the hooks do not see (a memset) faults in the guard pages:
     // the SIGSEGV backstop reports it as the hooks would, with its line.
@@ -175,6 +178,8 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
     CHECK(simt::format(f[0]) == "out-of-bounds access in kernel library_store: block (0,0,0): thread 5 wrote at offset "
                                 "4000256 of a 256-byte device allocation (past its end) at kernels.cu:464 (a fault)" +
                                     stopped + "; launched at kernels.cu:471");
+    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:464"});
+    CHECK(f[0].allocation == "a 256-byte device allocation");
 
     // The emulator is intact, and a later launch runs as usual.
     REQUIRE(launch_fill(data.ptr, 2.5f, 64) == cudaSuccess);
@@ -294,7 +299,7 @@ TEST_CASE("integer and SIMD intrinsics: exact, and no branch of the kernel's (no
     REQUIRE(all.size() == 1);
     CHECK(all[0].efficiency() == 1.0);
     for (const auto& interval : all[0].cells)
-        for (const auto& cell : interval) CHECK(cell.blocks_divergent == 0);
+        for (const auto& cell : interval) CHECK(cell.divergent_blocks == 0);
     CHECK(simt::take_findings().empty());
     // Each term by CUDA's definition, for threads 0 and 1 (sums modulo 2^32).
     const std::vector<unsigned> got = download(out.ptr, 64);

@@ -40,6 +40,12 @@ TEST_CASE("barrier divergence: a thread exits while others wait (the HSH loop)")
           "barrier divergence in kernel exit_early: block (0,0,0): thread 0 exited while threads 1-63 waited at "
           "__syncthreads() at kernels.cu:20 (a barrier every thread of the block must reach: is it inside a loop or "
           "branch whose trip count depends on threadIdx?) (and 3 more blocks); launched at kernels.cu:60");
+    // What the sentence names, as fields (no reader takes the words apart).
+    CHECK(findings[0].lines == std::vector<std::string>{"kernels.cu:20"});
+    CHECK(findings[0].launch == "kernels.cu:60");
+    CHECK(findings[0].blocks == 4);
+    CHECK(findings[0].block[0] == 0);
+    CHECK(findings[0].thread == -1);  // several threads
     // Exited threads count as arrived, so the kernel still finishes.
     const auto out = download(d_out.ptr, 64);
     CHECK(out[0] == 0);
@@ -55,6 +61,7 @@ TEST_CASE("barrier divergence: threads wait at different __syncthreads() call si
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].message.find("block (0,0,0): threads wait at different __syncthreads() call sites: threads "
                                    "0-15 at kernels.cu:28; threads 16-31 at kernels.cu:30") == 0);
+    CHECK(findings[0].lines == std::vector<std::string>{"kernels.cu:28", "kernels.cu:30"});
 }
 
 namespace {
@@ -169,6 +176,10 @@ TEST_CASE("__syncwarp orders the accesses of its lanes: a warp-synchronous scan 
     CHECK(simt::format(f[0]) ==
           "data race on shared memory in kernel warp_scan: block (0,0,0): s[0] written by thread 0 at kernels.cu:289 "
           "and read by thread 1 at kernels.cu:287 between the same two barriers; launched at kernels.cu:296");
+    // The lines in the order named (the writer's first), and the thread whose access found it.
+    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:289", "kernels.cu:287"});
+    CHECK(f[0].thread == 1);
+    CHECK(f[0].blocks == 1);
 }
 
 TEST_CASE("two __shared__ arrays in one declaration: both are checked") {

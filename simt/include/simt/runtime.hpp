@@ -11,14 +11,24 @@
 
 namespace simt {
 
+// What one check found in one launch: its first report in words, and what
+// that report names as fields, so that no reader takes the words apart.
 struct Finding {
     std::string check;    // "barrier divergence", ...
     std::string kernel;   // the kernel as written at its launch
-    std::string message;  // block, threads and source lines
+    std::string message;  // the first report: block, threads and source lines, for a person
+    std::vector<std::string> lines;  // the source lines it names ("scan.cu:24"), in its order
+    std::string launch;              // where the kernel was launched ("scan.cu:80")
+    unsigned block[3] = {};          // the first block that showed it (blockIdx)
+    long long thread = -1;           // the thread of that block it names, where it names one
+    std::string allocation;          // the allocation or array an access missed, where it names one
+    unsigned blocks = 1;             // the launch's blocks that showed it
 };
 
 // Findings since the last call, in the order found (deterministic).
 std::vector<Finding> take_findings();
+// The emulator's own sentence for a finding (its tests and tools print it;
+// the kit renders its record of it, labs/common/finding.hpp, the same way).
 std::string format(const Finding& finding);
 
 // SIMT divergence, from per-lane basic-block traces of the kernel file (off
@@ -27,7 +37,7 @@ std::string format(const Finding& finding);
 // basic blocks. SIMT efficiency = lane-block visits / (32 x warp-block
 // visits), where a warp visits a block as often as its busiest lane does.
 struct DivergenceCell {
-    unsigned blocks_divergent = 0;  // blocks in which this warp diverged in this interval
+    unsigned divergent_blocks = 0;  // blocks in which this warp diverged in this interval
     unsigned long long lane_visits = 0, warp_visits = 0;
 };
 
