@@ -192,11 +192,11 @@ std::string lines_of(const std::set<std::uintptr_t>& pcs) {
 
 }  // namespace
 
-std::string format(const LaunchDivergence& d) {
+DivergenceReport report_parts(const LaunchDivergence& d) {
     char head[160];
     std::snprintf(head, sizeof head, "%s: %u block(s) of %u warp(s), SIMT efficiency %.1f%%\n", d.kernel.c_str(),
                   d.blocks, d.warps_per_block, 100.0 * d.efficiency());
-    std::string out = head, intervals;
+    DivergenceReport out{head, {}, ""};
     // One line per barrier interval in which a warp diverged (1946 lines of
     // single (warp, interval) pairs told a student nothing).
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
@@ -210,18 +210,26 @@ std::string format(const LaunchDivergence& d) {
                      " in " + std::to_string(blocks) + " of " + std::to_string(d.blocks) + " block(s)";
         const std::string at = i < d.divergent_pcs.size() ? lines_of(d.divergent_pcs[i]) : "";
         const std::size_t s = i < d.strides.size() ? most_common(d.strides[i]) : 0;
-        intervals += "  interval " + std::to_string(i) + (i == 0 ? " (before the first __syncthreads())" : "") +
-                     (s ? ", stride " + std::to_string(s) : "") + ": " + which +
-                     (at.empty() ? "" : "; the lanes split at " + at) + "\n";
+        out.intervals.push_back({i, "  interval " + std::to_string(i) + (i == 0 ? " (before the first __syncthreads())" : "") +
+                                        (s ? ", stride " + std::to_string(s) : "") + ": " + which +
+                                        (at.empty() ? "" : "; the lanes split at " + at) + "\n"});
     }
-    out += intervals.empty() ? "  no warp diverged\n"
-                             : "  diverged (interval k runs from the k-th __syncthreads() to the next; stride: the distance "
-                               "between the nearest two shared elements a thread read in it):\n" +
-                                   intervals;
-    out += "  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, lanes idle):";
+    out.head += out.intervals.empty()
+                    ? "  no warp diverged\n"
+                    : "  diverged (interval k runs from the k-th __syncthreads() to the next; stride: the distance "
+                      "between the nearest two shared elements a thread read in it):\n";
+    out.lanes = "  active lanes (how many of a warp's 32 lanes ran a basic block: times it happened; below 32, lanes idle):";
     for (unsigned k = 32; k > 0; --k)
-        if (d.active_lanes[k]) out += " " + std::to_string(k) + ":" + std::to_string(d.active_lanes[k]);
-    return out + "\n";
+        if (d.active_lanes[k]) out.lanes += " " + std::to_string(k) + ":" + std::to_string(d.active_lanes[k]);
+    out.lanes += "\n";
+    return out;
+}
+
+std::string format(const LaunchDivergence& d) {
+    const DivergenceReport parts = report_parts(d);
+    std::string out = parts.head;
+    for (const auto& [i, line] : parts.intervals) out += line;
+    return out + parts.lanes;
 }
 
 }  // namespace simt

@@ -82,6 +82,11 @@ TEST_CASE("divergence: Kogge-Stone diverges only in warp 0 at strides 1 to 16 of
     }
     CHECK(simt::format(d).find("  interval 3, stride 4: warp 0 in 3 of 3 block(s); the lanes split at kernels.cu:160\n") !=
           std::string::npos);
+    // The same line in the report's parts, under its interval's number.
+    const simt::DivergenceReport parts = simt::report_parts(d);
+    const auto third = std::find_if(parts.intervals.begin(), parts.intervals.end(), [](const auto& l) { return l.first == 3; });
+    REQUIRE(third != parts.intervals.end());
+    CHECK(third->second == "  interval 3, stride 4: warp 0 in 3 of 3 block(s); the lanes split at kernels.cu:160\n");
     MESSAGE(simt::format(d));
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simt {
@@ -64,6 +65,16 @@ std::vector<LaunchDivergence> take_divergence();
 // diverged, its stride, the warps (as ranges) and the source lines of the
 // branch; the active-lanes histogram, explained.
 std::string format(const LaunchDivergence& d);
+// The same report in its parts, so a reader can pick lines without taking
+// the text apart: the kernel's line and the legend (or "no warp diverged"),
+// each barrier interval's line with its number, and the active-lanes line;
+// each line with its newline. format(d) is them in this order.
+struct DivergenceReport {
+    std::string head;
+    std::vector<std::pair<std::size_t, std::string>> intervals;
+    std::string lanes;
+};
+DivergenceReport report_parts(const LaunchDivergence& d);
 
 // Trace mode: after every barrier of block `block` (in launch order: blockIdx.x
 // for a 1-D grid), the first `elements` elements of each row of the __shared__
