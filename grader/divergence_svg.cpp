@@ -46,7 +46,7 @@ std::vector<KernelDivergence> by_kernel(const std::vector<KernelDivergence>& lau
     std::vector<KernelDivergence> out;
     for (const KernelDivergence& l : launches) {
         auto it = std::find_if(out.begin(), out.end(), [&](const KernelDivergence& k) { return k.kernel == l.kernel; });
-        if (it == out.end()) it = out.insert(out.end(), KernelDivergence{l.kernel, 0, 0, {}, ""});
+        if (it == out.end()) it = out.insert(out.end(), KernelDivergence{l.kernel, 0, 0, {}, {}});
         it->blocks += l.blocks;
         it->warps_per_block = std::max(it->warps_per_block, l.warps_per_block);
         if (it->cells.size() < l.cells.size()) it->cells.resize(l.cells.size());

@@ -312,9 +312,9 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         check_stop();
         for (LabState* state : graded) {
             score_correctness(ctx, *state);
-            for (const auto& [category, f] : state->sanitizer_findings) note_finding(*state, category, f);
+            for (const auto& f : state->sanitizer_findings) note_finding(*state, f);
             for (const auto& [category, list] : state->findings)
-                for (const auto& f : list) state->out.findings.push_back({category, f});
+                state->out.findings.insert(state->out.findings.end(), list.begin(), list.end());
             LabResult& out = state->out;  // in the components' order: correctness, safety, divergence, timing
             out.components.push_back(score_safety(ctx, *state, out));
             out.components.push_back(score_divergence(ctx, *state, out));

@@ -1,6 +1,5 @@
 #include "lab_state.hpp"
 
-#include <regex>
 
 #include "files.hpp"
 #include "score.hpp"
@@ -8,16 +7,9 @@
 namespace grader {
 
 // The first few findings of a category; one the list holds already, but for
-// how many more blocks showed it (the emulator counts them per dataset), is
-// not news, so another tool's finding still gets shown.
-void note_finding(LabState& state, const std::string& category, const std::string& finding) {
-    static const std::regex blocks(R"( \(and [0-9]+ more blocks?\))");
-    auto& list = state.findings[category];
-    const std::string key = std::regex_replace(finding, blocks, "");
-    for (const auto& f : list)
-        if (std::regex_replace(f, blocks, "") == key) return;
-    if (list.size() < 3) list.push_back(finding);
-}
+// how many blocks showed it (the emulator counts them per dataset), is not
+// news, so another tool's finding still gets shown.
+void note_finding(LabState& state, const Finding& finding) { finding::note(state.findings[finding.kind], finding, 3); }
 
 namespace {
 
@@ -25,8 +17,7 @@ namespace {
 void withhold(const Unit& unit, const std::string& on, Verdict& v) {
     if (!unit.withheld) return;
     if (!v.feedback.empty()) v.feedback = "FAIL  " + unit.what + on + "\n";
-    for (auto& [category, finding] : v.findings)
-        finding = category + " finding on " + unit.what + " (details shown after grades are published)";
+    for (auto& f : v.findings) f = finding::withheld(f, unit.what);
 }
 
 Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r) {
@@ -39,17 +30,15 @@ Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r)
     // The run in the emulator's default block order, then (when it made one)
     // the run with the blocks reversed: both must be right.
     const auto judge_one = [&](const harness::Observation& seen, const std::string& order) {
-        for (const auto& f : seen.findings) v.findings.push_back({score::category_of(f), f});
+        v.findings.insert(v.findings.end(), seen.findings.begin(), seen.findings.end());
         if (seen.leaked_bytes)
-            v.findings.push_back({"leak", std::to_string(seen.leaked_bytes) + " bytes in " +
-                                              std::to_string(seen.leaked_allocations) + " allocation(s) still live after " +
-                                              unit.function + " returned (cudaFree every temporary)"});
+            v.findings.push_back(finding::leak(seen.leaked_bytes, seen.leaked_allocations, unit.function));
         std::string why;
         for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
             if (!c.ok && !score::safety_rule(c.rule))
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
         for (const auto& f : seen.findings)
-            if (score::undefined_behaviour(f)) why += "undefined behaviour, so these values prove nothing: " + f + "\n";
+            if (f.undefined) why += "undefined behaviour, so these values prove nothing: " + finding::sentence(f) + "\n";
         if (!why.empty())
             v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
         return why.empty();

@@ -23,7 +23,7 @@ namespace grader {
 struct Verdict {
     bool passed = false, timed_out = false;
     std::string feedback;                                      // FAIL lines; empty when passed
-    std::vector<std::pair<std::string, std::string>> findings;  // category, finding
+    std::vector<Finding> findings;
 };
 
 // One function on one dataset, on every backend.
@@ -48,7 +48,7 @@ struct LabState {
     std::string cache_key;  // where its result goes in the result cache; empty: it is not kept
     LabResult out;
     std::vector<Unit> units;
-    std::map<std::string, std::vector<std::string>> findings;  // category -> findings, first few
+    std::map<std::string, std::vector<Finding>> findings;  // category -> findings, first few
     std::atomic<unsigned> emu_timeouts{0};
     std::mutex mutex;         // guards block_order, set by the emulator's runs
     std::string block_order;  // the emulator's default block order, for the feedback
@@ -56,14 +56,14 @@ struct LabState {
     // later GPU work (datasets, compute-sanitizer, timing) is skipped
     std::map<std::string, std::string> gpu_hung;
     double gate = 0;       // correctness fraction
-    std::vector<std::pair<std::string, std::string>> sanitizer_findings;  // category, finding
+    std::vector<Finding> sanitizer_findings;
     bool divergence_ran = false, timing_ran = false;
     std::vector<std::pair<Run, Run>> divergence;  // per function: the student's run and the reference's
     std::vector<TimingRun> timings;               // per function; problem: why it is not scored
 };
 
 // The first few findings of a category, each once (see lab_state.cpp).
-void note_finding(LabState& state, const std::string& category, const std::string& finding);
+void note_finding(LabState& state, const Finding& finding);
 // A run judged against the unit's input; `on` names the backend where several are graded.
 Verdict judge_run(const Unit& unit, const std::string& on, const Run& r);
 Verdict not_run(const Unit& unit, const std::string& on, const std::string& why);

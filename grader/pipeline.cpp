@@ -233,19 +233,14 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         const Run& r = job.run;
         auto& findings = job.state->sanitizer_findings;
         if (r.ok) continue;
-        const std::string on = " (compute-sanitizer " + job.tool + " on " + job.fn->name + ")";
         if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
-            findings.push_back({"barrier", "deadlock: " + job.fn->name + " did not finish in " +
-                                               fixed(ctx.rubric.sanitizer_timeout_s, 0) +
-                                               " s; is a __syncthreads() inside a loop or branch some threads leave?" + on});
+            findings.push_back(sanitizer_hung(job.tool, job.fn->name, fixed(ctx.rubric.sanitizer_timeout_s, 0)));
             continue;
         }
         const std::vector<Finding> found = parse_sanitizer(job.tool, r.output);
-        for (const auto& f : found) findings.push_back({f.category, f.text});
-        if (found.empty()) {  // the tool failed the run, but in words the grader does not know
-            const std::string category = job.tool == "racecheck" ? "race" : job.tool == "synccheck" ? "barrier" : "memory";
-            findings.push_back({category, "the run failed: " + r.problem + on});
-        }
+        findings.insert(findings.end(), found.begin(), found.end());
+        if (found.empty())  // the tool failed the run, but in words the grader does not know
+            findings.push_back(sanitizer_failed(job.tool, job.fn->name, r.problem));
     }
 }
 

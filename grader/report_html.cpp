@@ -108,21 +108,38 @@ std::string timing_html(const LabResult& lab) {
 
 // ---- Source and findings
 
-// scan.cu's line numbers in a finding ("at scan.cu:24"), as links to the listing's lines.
+// Where a finding's sentence shows a line of scan.cu ("at scan.cu:24"), to link it.
 const std::regex kLineRef(R"((^|[^A-Za-z0-9_.])(scan\.cu:([0-9]{1,7})))");
 
-// A finding's text escaped, each "scan.cu:N" of a listed line a link to it;
+// The listed lines of scan.cu a finding names (its source lines and its
+// launch), each once: from its fields, not its words.
+std::vector<std::size_t> named_lines(const Finding& f, std::size_t line_count) {
+    std::vector<std::size_t> out;
+    std::vector<std::string> places = f.lines;
+    places.push_back(f.launch);
+    for (const std::string& at : places) {
+        const std::string file = "scan.cu:";
+        if (at.rfind(file, 0) != 0 || at.size() == file.size() || at.size() > file.size() + 7 ||
+            at.find_first_not_of("0123456789", file.size()) != std::string::npos)
+            continue;
+        const std::size_t line = std::stoul(at.substr(file.size()));
+        if (line >= 1 && line <= line_count && std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
+    }
+    return out;
+}
+
+// A finding's sentence escaped, where it shows a line it names a link to it;
 // `named` gets those lines, each once.
-std::string linked(const std::string& finding, const std::string& id, std::size_t line_count,
+std::string linked(const Finding& finding, const std::string& id, std::size_t line_count,
                    std::vector<std::size_t>& named) {
-    const std::string text = clean_text(finding);
+    const std::string text = clean_text(finding::sentence(finding));
+    named = named_lines(finding, line_count);
     std::string out;
     std::size_t done = 0;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), kLineRef); it != std::sregex_iterator(); ++it) {
         const std::size_t at = static_cast<std::size_t>(it->position(2));
         const std::size_t line = std::stoul((*it)[3].str());
-        if (line < 1 || line > line_count) continue;
-        if (std::find(named.begin(), named.end(), line) == named.end()) named.push_back(line);
+        if (std::find(named.begin(), named.end(), line) == named.end()) continue;
         out += esc(text.substr(done, at - done)) + "<a href=\"#" + id + "-L" + std::to_string(line) + "\">" +
                esc((*it)[2].str()) + "</a>";
         done = at + static_cast<std::size_t>(it->length(2));
@@ -153,7 +170,7 @@ std::string source_html(const LabResult& lab) {
     for (std::size_t f = 0; f < lab.findings.size(); ++f) {
         std::vector<std::size_t> named;
         out += "<li class=\"finding\" id=\"" + id + "-f" + std::to_string(f + 1) + "\"><span class=\"cat\">" +
-               esc(lab.findings[f].category) + "</span> " + linked(lab.findings[f].text, id, lines.size(), named) +
+               esc(lab.findings[f].kind) + "</span> " + linked(lab.findings[f], id, lines.size(), named) +
                "</li>\n";
         for (std::size_t line : named) marks[line].push_back(f + 1);
     }
@@ -164,8 +181,9 @@ std::string source_html(const LabResult& lab) {
         std::string notes;
         if (m != marks.end())
             for (std::size_t f : m->second)
-                notes += "<a href=\"#" + id + "-f" + std::to_string(f) + "\" title=\"" + esc(lab.findings[f - 1].text) +
-                         "\">&#9664; " + esc(lab.findings[f - 1].category) + " #" + std::to_string(f) + "</a> ";
+                notes += "<a href=\"#" + id + "-f" + std::to_string(f) + "\" title=\"" +
+                         esc(finding::sentence(lab.findings[f - 1])) + "\">&#9664; " +
+                         esc(lab.findings[f - 1].kind) + " #" + std::to_string(f) + "</a> ";
         out += "<tr id=\"" + id + "-L" + std::to_string(i + 1) + "\"" + (m != marks.end() ? " class=\"hit\"" : "") +
                "><td class=\"ln\">" + std::to_string(i + 1) + "</td><td class=\"src\">" + esc(lines[i]) +
                "</td><td class=\"marks\">" + notes + "</td></tr>\n";

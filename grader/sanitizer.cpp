@@ -41,6 +41,11 @@ void where(const std::string& line, std::string& kernel, std::string& location) 
 
 std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + ", " + b; }
 
+unsigned long long number(std::string digits) {  // "1,024"
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    return digits.empty() ? 0 : std::stoull(digits);
+}
+
 }  // namespace
 
 std::vector<Finding> parse_sanitizer(const std::string& tool, const std::string& output) {
@@ -58,34 +63,49 @@ std::vector<Finding> parse_sanitizer(const std::string& tool, const std::string&
     // A tool reports each thread apart: one finding per kind of error and
     // source line, with the first thread named and the rest counted.
     // Races are grouped by their two lines, their hazards summed.
-    struct Group {
-        Finding finding;
-        std::size_t reports = 0;
-        unsigned long hazards = 0;
-        std::size_t pairs = 0;
-    };
-    std::vector<std::pair<std::string, Group>> groups;
-    const auto add = [&](const std::string& key, Finding f) -> Group& {
+    std::vector<std::pair<std::string, Finding>> groups;
+    std::string kernel, location, block, thread_of;  // the report being read
+    const auto add = [&](const std::string& key, const std::string& kind, bool undefined, const std::string& check,
+                         const std::string& message) -> Finding& {
         for (auto& [k, g] : groups)
             if (k == key) {
                 ++g.reports;
                 return g;
             }
-        groups.push_back({key, {std::move(f), 1, 0, 0}});
+        Finding f;
+        f.source = finding::Source::Sanitizer;
+        f.tool = tool;
+        f.kind = kind;
+        f.undefined = undefined;
+        f.check = check;
+        f.kernel = kernel;
+        if (!location.empty()) f.lines.push_back(location);
+        f.block = block;
+        f.thread = thread_of;
+        f.reports = 1;
+        f.message = message;
+        groups.push_back({key, std::move(f)});
         return groups.back().second;
     };
 
     for (const Record& r : records(output)) {
         std::smatch m;
-        std::string kernel, location, who;
+        std::string who;
+        kernel.clear();
+        location.clear();
+        block.clear();
+        thread_of.clear();
         where(r.head, kernel, location);
         for (const auto& l : r.more) {
             if (l.rfind("Host Frame", 0) == 0) continue;
             where(l, kernel, location);
             std::smatch t;
-            if (who.empty() && std::regex_search(l, t, thread)) who = "block (" + t[2].str() + "), thread (" + t[1].str() + ")";
+            if (who.empty() && std::regex_search(l, t, thread)) {
+                block = "(" + t[2].str() + ")";
+                thread_of = "(" + t[1].str() + ")";
+                who = "block " + block + ", thread " + thread_of;
+            }
         }
-        const std::string in_kernel = kernel.empty() ? "" : " in kernel " + kernel;
         const std::string place = join(who, location.empty() ? "" : "at " + location);
         if (std::regex_match(r.head, m, race_head)) {
             // The first pair named; the other accesses that raced with this one counted.
@@ -104,26 +124,35 @@ std::vector<Finding> parse_sanitizer(const std::string& tool, const std::string&
                 count.erase(std::remove(count.begin(), count.end(), ','), count.end());
                 if (!count.empty()) hazards += std::stoul(count);
             }
-            Group& g = add("race " + kernel + m[1].str() + first_at + second + second_at,
-                           {"race", "data race on shared memory" + in_kernel + ": " + access(m[1]) + " at " + first_at +
-                                        " and " + access(second) + " at " + second_at +
-                                        " by threads of one block with no barrier between them"});
+            location.clear();  // the race's two lines, below
+            Finding& g = add("race " + kernel + m[1].str() + first_at + second + second_at, "race", false,
+                             "data race on shared memory",
+                             std::string(access(m[1])) + " at " + first_at + " and " + access(second) + " at " + second_at +
+                                 " by threads of one block with no barrier between them");
+            if (g.lines.empty())
+                for (const std::string* at : {&first_at, &second_at})
+                    if (!at->empty() && std::find(g.lines.begin(), g.lines.end(), *at) == g.lines.end())
+                        g.lines.push_back(*at);
             g.hazards += hazards;
             g.pairs += pairs;
         } else if (std::regex_search(r.head, m, invalid)) {
-            std::string text = "out-of-bounds " + m[2].str() + " of " + m[3].str() + " bytes to " + space(m[1]) + " memory" +
-                               in_kernel + ": " + place;
+            std::string text = place, allocation;
             for (const auto& l : r.more) {
                 std::smatch near;
-                if (std::regex_search(l, near, nearest))
+                if (std::regex_search(l, near, nearest)) {
+                    allocation = "an allocation of " + near[3].str() + " bytes";
                     text += ", " + near[1].str() + " bytes " + (near[2] == "after" ? "past the end of" : "before the start of") +
-                            " an allocation of " + near[3].str() + " bytes";
+                            " " + allocation;
+                }
             }
-            add("oob " + m[1].str() + m[2].str() + kernel + location, {"memory", text});
+            Finding& f = add("oob " + m[1].str() + m[2].str() + kernel + location, "memory", true,
+                             "out-of-bounds " + m[2].str() + " of " + m[3].str() + " bytes to " + space(m[1]) + " memory",
+                             text);
+            if (f.reports == 1) f.allocation = allocation;
         } else if (std::regex_search(r.head, m, uninit)) {
-            add("uninit " + kernel + location,
-                {"memory", "uninitialized " + std::string(space(m[1])) + " memory " + m[2].str() + " of " + m[3].str() +
-                               " bytes" + in_kernel + ": " + place + ", memory nothing wrote (cudaMalloc does not clear it)"});
+            add("uninit " + kernel + location, "memory", false,
+                "uninitialized " + std::string(space(m[1])) + " memory " + m[2].str() + " of " + m[3].str() + " bytes",
+                place + ", memory nothing wrote (cudaMalloc does not clear it)");
         } else if (std::regex_search(r.head, m, leak)) {
             // The allocation's line: the first host frame in a .cu file (not the harness's wrapper).
             std::string at;
@@ -134,26 +163,51 @@ std::vector<Finding> parse_sanitizer(const std::string& tool, const std::string&
                     break;
                 }
             }
-            add("leak " + at, {"leak", "device memory leaked: " + m[1].str() + " bytes" + (at.empty() ? "" : " allocated at " + at) +
-                                           " and never freed (cudaFree every temporary)"});
+            kernel.clear();  // a leak is the host's
+            location = at;
+            Finding& f = add("leak " + at, "leak", false, "device memory leaked",
+                             m[1].str() + " bytes" + (at.empty() ? "" : " allocated at " + at) +
+                                 " and never freed (cudaFree every temporary)");
+            if (f.reports == 1) {
+                f.bytes = number(m[1].str());
+                f.allocations = 1;
+            }
         } else if (r.head.rfind("Barrier error", 0) == 0) {
             std::string what = r.head;
             const std::string lead = "Barrier error detected. ";
             if (what.rfind(lead, 0) == 0) what.erase(0, lead.size());
             if (!what.empty() && what.back() == '.') what.pop_back();
-            add("barrier " + kernel + location,
-                {"barrier", "barrier divergence" + in_kernel + ": " + place + ": " + what +
-                                " (a __syncthreads() that not every thread of the block reaches)"});
+            add("barrier " + kernel + location, "barrier", true, "barrier divergence",
+                place + ": " + what + " (a __syncthreads() that not every thread of the block reaches)");
         }
     }
     std::vector<Finding> out;
-    for (auto& [key, g] : groups) {
-        if (g.pairs > 1) g.finding.text += " (" + std::to_string(g.pairs) + " access pairs at these lines)";
-        if (g.hazards) g.finding.text += ", " + std::to_string(g.hazards) + " hazards";
-        if (g.reports > 1) g.finding.text += " (" + std::to_string(g.reports) + " reports printed)";
-        out.push_back({g.finding.category, g.finding.text + " (compute-sanitizer " + tool + ")"});
-    }
+    for (auto& [key, g] : groups) out.push_back(std::move(g));
     return out;
+}
+
+Finding sanitizer_hung(const std::string& tool, const std::string& function, const std::string& seconds) {
+    Finding f;
+    f.source = finding::Source::Sanitizer;
+    f.tool = tool;
+    f.function = function;
+    f.kind = "barrier";
+    f.undefined = true;
+    f.check = "deadlock";
+    f.message = function + " did not finish in " + seconds +
+                " s; is a __syncthreads() inside a loop or branch some threads leave?";
+    return f;
+}
+
+Finding sanitizer_failed(const std::string& tool, const std::string& function, const std::string& problem) {
+    Finding f;
+    f.source = finding::Source::Sanitizer;
+    f.tool = tool;
+    f.function = function;
+    f.kind = tool == "racecheck" ? "race" : tool == "synccheck" ? "barrier" : "memory";
+    f.check = "the run failed";
+    f.message = problem;
+    return f;
 }
 
 }  // namespace grader

@@ -18,7 +18,7 @@ void score_correctness(const Context& ctx, LabState& state) {
             const Verdict& v = u.on[b];
             u.passed = u.passed && v.passed;
             u.feedback += v.feedback;
-            for (const auto& [category, f] : v.findings) note_finding(state, category, f);
+            for (const auto& f : v.findings) note_finding(state, f);
         }
         if (u.passed) u.feedback = "ok    " + u.what + "\n";
         scored += u.scored;

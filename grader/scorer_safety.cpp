@@ -15,7 +15,7 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
             ++clean;
             text += std::string("ok    no ") + category + " findings\n";
         } else
-            for (const auto& f : it->second) text += "FAIL  " + f + "\n";
+            for (const auto& f : it->second) text += "FAIL  " + finding::sentence(f) + "\n";
     }
     if (!state.gpu_hung.empty()) text += "compute-sanitizer not run on " + hung_runs(state) + ": it timed out on the GPU\n";
     if (state.emu_off >= 0)

@@ -112,9 +112,11 @@ TEST_CASE("racy: right values, the race costs a quarter of safety and is named o
     // Every dataset showed it: once in full, then as each of the first hidden
     // datasets that showed it, withheld until grades are published.
     REQUIRE(lab.findings.size() == 3);
-    CHECK(lab.findings[0].category == "race");
-    CHECK(lab.findings[0].text == "data race on shared memory in kernel scan_kernel: canned (and 3 more blocks)");
-    CHECK(lab.findings[1].text == "race finding on hidden dataset 1 of lab 02 (details shown after grades are published)");
+    CHECK(lab.findings[0].kind == "race");
+    CHECK(finding::sentence(lab.findings[0]) ==
+          "data race on shared memory in kernel scan_kernel: canned (and 3 more blocks); launched at scan.cu:40");
+    CHECK(finding::sentence(lab.findings[1]) ==
+          "race finding on hidden dataset 1 of lab 02 (details shown after grades are published)");
 }
 
 TEST_CASE("leaking: right values, the leak costs a quarter of safety") {
@@ -124,8 +126,9 @@ TEST_CASE("leaking: right values, the leak costs a quarter of safety") {
     CHECK(component(lab, "correctness").score == doctest::Approx(60));
     CHECK(component(lab, "safety").score == doctest::Approx(15));
     REQUIRE(lab.findings.size() == 3);  // once in full, then withheld (see above)
-    CHECK(lab.findings[0].category == "leak");
-    CHECK(lab.findings[0].text == "4096 bytes in 1 allocation(s) still live after brent_kung_scan returned (cudaFree every temporary)");
+    CHECK(lab.findings[0].kind == "leak");
+    CHECK(finding::sentence(lab.findings[0]) ==
+          "4096 bytes in 1 allocation(s) still live after brent_kung_scan returned (cudaFree every temporary)");
 }
 
 TEST_CASE("hung on the emulator: it gives up after the rubric's timeouts, probing the smallest first") {
@@ -185,7 +188,8 @@ TEST_CASE("with a GPU: right everywhere scores everything; racecheck's failure i
     lab = racy.grade_reference(kLab02);
     CHECK(component(lab, "safety").score == doctest::Approx(15));
     REQUIRE(lab.findings.size() == 1);
-    CHECK(lab.findings[0].text.rfind("the run failed: canned: killed by signal 11 (compute-sanitizer racecheck on ", 0) == 0);
+    CHECK(finding::sentence(lab.findings[0])
+              .rfind("the run failed: canned: killed by signal 11 (compute-sanitizer racecheck on ", 0) == 0);
 }
 
 TEST_CASE("timing: scan-bench's own verdict is not scored; a slow ratio scores less") {
@@ -212,4 +216,42 @@ TEST_CASE("a function that hangs on the GPU costs its own later GPU work, not th
     CHECK(timing.find(g.exec->hangs_on_gpu + ": not scored: not run: its GPU run on") != std::string::npos);
     CHECK(g.exec->timed == 1);  // the other function's only
     CHECK(g.exec->sanitized == g.ctx.rubric.sanitizer_tools.size());
+}
+
+namespace {
+
+std::string backwards(const std::string& part) { return "[" + std::string(part.rbegin(), part.rend()) + "]"; }
+
+}  // namespace
+
+TEST_CASE("every sentence template reworded: the same scores, statuses, notes and findings") {
+    // Racy and leaking on the emulator; racecheck failing on a GPU.
+    for (const auto& [emu, gpu] : {std::pair{Kind::racy, Kind::right}, {Kind::leaking, Kind::right}, {Kind::right, Kind::racy}}) {
+        CAPTURE(static_cast<int>(emu));
+        CAPTURE(static_cast<int>(gpu));
+        const auto graded = [&, emu = emu, gpu = gpu] {
+            Grading g({"emu", "cuda"});
+            g.exec->emu = emu;
+            g.exec->gpu = gpu;
+            return g.grade_reference(kLab02);
+        };
+        const LabResult before = graded();
+        finding::set_rewording(backwards);
+        const LabResult after = graded();
+        finding::set_rewording(nullptr);
+        REQUIRE(before.components.size() == after.components.size());
+        for (std::size_t i = 0; i < before.components.size(); ++i) {
+            CHECK(before.components[i].score == after.components[i].score);
+            CHECK(before.components[i].gradable == after.components[i].gradable);
+            CHECK(before.components[i].note == after.components[i].note);
+        }
+        REQUIRE(before.tests.size() == after.tests.size());
+        for (std::size_t i = 0; i < before.tests.size(); ++i) {
+            CHECK(before.tests[i].score == after.tests[i].score);
+            CHECK(before.tests[i].status == after.tests[i].status);
+        }
+        CHECK(before.findings == after.findings);  // the same records, kept and de-duplicated alike
+        REQUIRE_FALSE(before.findings.empty());
+        CHECK(all_output(before) != all_output(after));  // only the words changed
+    }
 }

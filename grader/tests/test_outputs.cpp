@@ -242,8 +242,25 @@ TEST_CASE("the result cache gives back a lab whose every results file is the sam
     Report r = sample();
     LabResult& lab = r.labs[1];
     lab.source = "__global__ void k() {}\n" + kNasty;
-    lab.findings = {{"race", "data race on shared memory in kernel k at scan.cu:1"}, {"leak", kNasty}};
-    harness::KernelDivergence mine{"brent_kung_kernel", 4, 2, {{{64, 2, 0}, {40, 2, 3}}, {{0, 0, 0}, {32, 1, 1}}}, "a report"};
+    Finding race, nasty;
+    race.kind = "race";
+    race.check = "data race on shared memory";
+    race.kernel = "k";
+    race.lines = {"scan.cu:1", "scan.cu:2"};
+    race.launch = "scan.cu:9";
+    race.block = "(1,0,0)";
+    race.thread = "3";
+    race.blocks = 4;
+    race.message = "a read at scan.cu:1 and a write at scan.cu:2";
+    nasty.source = finding::Source::Sanitizer;
+    nasty.tool = "memcheck";
+    nasty.kind = "leak";
+    nasty.check = "device memory leaked";
+    nasty.bytes = 8;
+    nasty.reports = 2;
+    nasty.message = kNasty;
+    lab.findings = {race, nasty};
+    harness::KernelDivergence mine{"brent_kung_kernel", 4, 2, {{{64, 2, 0}, {40, 2, 3}}, {{0, 0, 0}, {32, 1, 1}}}, {"a report", {}, ""}};
     lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {mine, mine}, {mine}, ""},
                       {"another_scan", "walk4 n=8192", {mine}, {mine}, "not scored: wrong or no outputs"}};
 

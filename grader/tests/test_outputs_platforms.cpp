@@ -38,7 +38,7 @@ LabResult timed_lab(const std::string& id, std::vector<double> ratios) {
 
 // A kernel of `warps` warps over `steps` steps, every cell a different colour.
 harness::KernelDivergence big_kernel(const std::string& name, unsigned steps, unsigned warps) {
-    harness::KernelDivergence k{name, 64, warps, {}, ""};
+    harness::KernelDivergence k{name, 64, warps, {}, {}};
     for (unsigned i = 0; i < steps; ++i) {
         auto& row = k.cells.emplace_back();
         for (unsigned w = 0; w < warps; ++w) row.push_back({(i * 7 + w) % 33 * 2, 2, (i + w) % 5 == 0 ? 1u : 0u});
@@ -188,7 +188,7 @@ TEST_CASE("PrairieLearn images: each kernel's divergence map, as report.html dra
 
 TEST_CASE("a function the grader did not score shows n/a, not its kernel's efficiency") {
     // A stub that computes nothing: one launch whose every warp ran all lanes (100%).
-    const harness::KernelDivergence idle{"bk_kernel", 1, 1, {{{32, 1, 0}}}, ""};
+    const harness::KernelDivergence idle{"bk_kernel", 1, 1, {{{32, 1, 0}}}, {}};
     Report r = sample();
     LabResult& lab = r.labs[1];
     lab.divergence = {{"brent_kung_scan", "walk4 n=8192", {idle}, {idle}, "not scored: wrong or no outputs on walk4 n=8192"},

@@ -22,7 +22,21 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 // A kernel of 2 warps over 2 steps; cells are (lane visits, warp visits, divergent blocks).
 KernelDivergence launch(const std::string& kernel, std::vector<std::vector<DivergenceCell>> cells) {
-    return {kernel, 1, static_cast<unsigned>(cells[0].size()), std::move(cells), "report"};
+    return {kernel, 1, static_cast<unsigned>(cells[0].size()), std::move(cells), {"report", {}, ""}};
+}
+
+// A finding as compute-sanitizer's parser makes it.
+Finding sanitized(const std::string& kind, const std::string& check, const std::string& kernel,
+                  const std::string& message, std::vector<std::string> lines) {
+    Finding f;
+    f.source = finding::Source::Sanitizer;
+    f.tool = "memcheck";
+    f.kind = kind;
+    f.check = check;
+    f.kernel = kernel;
+    f.message = message;
+    f.lines = std::move(lines);
+    return f;
 }
 
 // Lab 02 with a race at scan.cu:24, a partial divergence map, and GPU timing.
@@ -43,8 +57,10 @@ Report sample() {
                  {"lab02 safety", lab.lab, "safety", 15, 20, Status::Failed, false, "FAIL  race at <b>scan.cu:24</b>", 0},
                  {"lab02 correctness: hidden", lab.lab, "correctness", 0, 0, Status::Passed, true, "secret n=3001", 0}};
     for (int i = 1; i <= 30; ++i) lab.source += i == 24 ? "    if (a < b && c > d) section[t] += section[t - 1];\n" : "// line\n";
-    lab.findings = {{"race", "data race on shared memory in kernel k: a read at scan.cu:24 and a write at scan.cu:24"},
-                    {"memory", "thread 3 read past the end at scan.cu:999 (myscan.cu:3)"}};
+    lab.findings = {sanitized("race", "data race on shared memory", "k", "a read at scan.cu:24 and a write at scan.cu:24",
+                              {"scan.cu:24"}),
+                    sanitized("memory", "out-of-bounds read", "", "thread 3 read past the end at scan.cu:999 (myscan.cu:3)",
+                              {"scan.cu:999", "myscan.cu:3"})};
     // Mine: 100% and 50% in step 0, warp 0 not run and 75% (diverged) in step 1: 144 / (32 x 6) = 75%.
     lab.divergence.push_back({"brent_kung_scan", "walk4 n=8192 seed=4343",
                               {launch("bk_kernel", {{{64, 2, 0}, {32, 2, 1}}, {{0, 0, 0}, {48, 2, 1}}})},

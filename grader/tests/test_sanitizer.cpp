@@ -5,6 +5,8 @@
 
 #include <fstream>
 #include <iterator>
+#include <string>
+#include <vector>
 
 #include "sanitizer.hpp"
 
@@ -24,17 +26,21 @@ std::string fixture(const std::string& name) {
 TEST_CASE("racecheck: lab 01's stub races on its single buffer at scan.cu:24") {
     const auto f = parse_sanitizer("racecheck", fixture("racecheck-lab01-stub.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "race");
-    CHECK(f[0].text ==
+    CHECK(f[0].kind == "race");
+    CHECK(finding::sentence(f[0]) ==
           "data race on shared memory in kernel kogge_stone_kernel: a read at scan.cu:24 and a write at scan.cu:24 by "
           "threads of one block with no barrier between them, 22628 hazards (compute-sanitizer racecheck)");
+    CHECK(f[0].lines == std::vector<std::string>{"scan.cu:24"});
+    CHECK(f[0].kernel == "kogge_stone_kernel");
+    CHECK(f[0].hazards == 22628);
+    CHECK_FALSE(f[0].undefined);
 }
 
 TEST_CASE("racecheck: the reports of one pair of lines become one finding, hazards summed") {
     const auto f = parse_sanitizer("racecheck", fixture("racecheck-lab02-missing-barrier.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "race");
-    CHECK(f[0].text ==
+    CHECK(f[0].kind == "race");
+    CHECK(finding::sentence(f[0]) ==
           "data race on shared memory in kernel brent_kung_kernel: a read at scan.cu:25 and a write at scan.cu:25 by "
           "threads of one block with no barrier between them (14 access pairs at these lines), 5748 hazards (4 reports "
           "printed) (compute-sanitizer racecheck)");
@@ -43,26 +49,35 @@ TEST_CASE("racecheck: the reports of one pair of lines become one finding, hazar
 TEST_CASE("memcheck: a leak names the allocating line of scan.cu, not the harness's wrapper") {
     const auto f = parse_sanitizer("memcheck", fixture("memcheck-lab04-leak.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "leak");
-    CHECK(f[0].text == "device memory leaked: 8 bytes allocated at scan.cu:51 and never freed (cudaFree every temporary) "
+    CHECK(f[0].kind == "leak");
+    CHECK(finding::sentence(f[0]) == "device memory leaked: 8 bytes allocated at scan.cu:51 and never freed (cudaFree every temporary) "
                        "(compute-sanitizer memcheck)");
+    CHECK(f[0].lines == std::vector<std::string>{"scan.cu:51"});
+    CHECK(f[0].kernel.empty());
+    CHECK(f[0].bytes == 8);
 }
 
 TEST_CASE("memcheck: stores past the end of the output, one finding for the line") {
     const auto f = parse_sanitizer("memcheck", fixture("memcheck-lab02-store-past-n.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "memory");
-    CHECK(f[0].text ==
+    CHECK(f[0].kind == "memory");
+    CHECK(finding::sentence(f[0]) ==
           "out-of-bounds write of 4 bytes to global memory in kernel brent_kung_kernel: block (2,0,0), thread (64,0,0), "
           "at scan.cu:19, 1 bytes past the end of an allocation of 16,640 bytes (8 reports printed) (compute-sanitizer "
           "memcheck)");
+    CHECK(f[0].lines == std::vector<std::string>{"scan.cu:19"});
+    CHECK(f[0].block == "(2,0,0)");
+    CHECK(f[0].thread == "(64,0,0)");
+    CHECK(f[0].allocation == "an allocation of 16,640 bytes");
+    CHECK(f[0].reports == 8);
+    CHECK(f[0].undefined);
 }
 
 TEST_CASE("initcheck: block sums read before anything wrote them") {
     const auto f = parse_sanitizer("initcheck", fixture("initcheck-lab04-sums-never-written.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "memory");
-    CHECK(f[0].text ==
+    CHECK(f[0].kind == "memory");
+    CHECK(finding::sentence(f[0]) ==
           "uninitialized global memory read of 4 bytes in kernel add_block_sums_kernel: block (0,0,0), thread (32,0,0), "
           "at scan.cu:39, memory nothing wrote (cudaMalloc does not clear it) (8 reports printed) (compute-sanitizer "
           "initcheck)");
@@ -71,8 +86,8 @@ TEST_CASE("initcheck: block sums read before anything wrote them") {
 TEST_CASE("synccheck: a barrier inside a branch only some threads take") {
     const auto f = parse_sanitizer("synccheck", fixture("synccheck-lab02-divergent-barrier.log"));
     REQUIRE(f.size() == 1);
-    CHECK(f[0].category == "barrier");
-    CHECK(f[0].text ==
+    CHECK(f[0].kind == "barrier");
+    CHECK(finding::sentence(f[0]) ==
           "barrier divergence in kernel brent_kung_kernel: block (0,0,0), thread (0,0,0), at scan.cu:26: Divergent "
           "thread(s) in warp (a __syncthreads() that not every thread of the block reaches) (2 reports printed) "
           "(compute-sanitizer synccheck)");

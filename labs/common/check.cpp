@@ -42,8 +42,8 @@ struct Row {
 // checks' first findings.
 struct Datasets {
     std::size_t scored = 0, passed = 0;
-    std::map<std::string, std::string> first_finding;  // category -> the first finding of it
-    std::string failures;                              // a line per failing dataset
+    std::map<std::string, finding::Finding> first_finding;  // category -> the first finding of it
+    std::string failures;                                   // a line per failing dataset
     double gate() const { return scored ? static_cast<double>(passed) / static_cast<double>(scored) : 0; }
 };
 
@@ -68,13 +68,11 @@ Datasets run_datasets(const std::vector<datasets::Entry>& entries) {
                 if (!c.ok && !score::safety_rule(c.rule) && why.empty())
                     why = c.rule + ": " + c.message.substr(0, c.message.find('\n'));
             for (const auto& f : seen.findings) {
-                d.first_finding.emplace(score::category_of(f), f);
-                if (why.empty() && score::undefined_behaviour(f)) why = "undefined behaviour, so its values prove nothing";
+                d.first_finding.emplace(f.kind, f);
+                if (why.empty() && f.undefined) why = "undefined behaviour, so its values prove nothing";
             }
             if (seen.leaked_bytes)
-                d.first_finding.emplace("leak", std::to_string(seen.leaked_bytes) + " bytes in " +
-                                                    std::to_string(seen.leaked_allocations) + " allocation(s) still live after " +
-                                                    fn.name + " returned");
+                d.first_finding.emplace("leak", finding::leak(seen.leaked_bytes, seen.leaked_allocations, fn.name));
             if (why.empty()) d.passed += scored;
             else d.failures += "    FAIL  " + what + ": " + why + "\n";
         }
@@ -88,7 +86,10 @@ Row safety_row(const Datasets& d, double weight, bool emulator) {
     for (const char* category : score::kCategories) {
         const auto it = d.first_finding.find(category);
         if (it == d.first_finding.end()) ++clean;
-        else detail += "    " + std::string(category) + ": " + it->second.substr(0, it->second.find('\n')) + "\n";
+        else {
+            const std::string text = finding::sentence(it->second);
+            detail += "    " + std::string(category) + ": " + text.substr(0, text.find('\n')) + "\n";
+        }
     }
     r.score = weight * d.gate() * clean / 4.0;
     r.how = std::to_string(clean) + " of 4 checks clean (race, barrier, memory, leak)" +

@@ -38,9 +38,9 @@ void download(float* dst, const float* src, std::size_t count);
 // error, naming the function that ran.
 void check_after(const char* function);
 
-// What the backend's own checks found since the last call, one line each
-// (the emulator's race and barrier checks; none on real hardware).
-std::vector<std::string> take_findings();
+// What the backend's own checks found since the last call (the emulator's
+// race, barrier and memory checks; none on real hardware).
+std::vector<finding::Finding> take_findings();
 
 // The last kernel launch the runtime refused since the last call: which
 // launch (the emulator: kernel and line; CUDA: the grid and block it was

@@ -139,7 +139,7 @@ Availability probe() {
                       "." + std::to_string(prop.minor) + ")"};
 }
 
-std::vector<std::string> take_findings() { return {}; }  // the hardware reports none
+std::vector<finding::Finding> take_findings() { return {}; }  // the hardware reports none
 
 // nvcc predicates the labs' branches, so hardware counters cannot tell; the
 // emulator can.

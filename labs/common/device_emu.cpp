@@ -7,6 +7,7 @@
 
 #include "device.hpp"
 #include "limits.hpp"
+#include "score.hpp"
 
 // Where the lab's scan.cu uses what the emulator cannot run, the rewriter
 // built it into this record of those constructs instead of code
@@ -24,9 +25,23 @@ Availability probe() {
     return {true, "the CPU emulator (scan_backend=emu)"};
 }
 
-std::vector<std::string> take_findings() {
-    std::vector<std::string> out;
-    for (const auto& f : simt::take_findings()) out.push_back(simt::format(f));
+std::vector<finding::Finding> take_findings() {
+    std::vector<finding::Finding> out;
+    for (auto& f : simt::take_findings()) {
+        finding::Finding& r = out.emplace_back();
+        r.source = finding::Source::Emulator;
+        r.kind = score::emulator_category(f.check);
+        r.undefined = score::emulator_undefined(f.check);
+        r.check = std::move(f.check);
+        r.kernel = std::move(f.kernel);
+        r.lines = std::move(f.lines);
+        r.launch = std::move(f.launch);
+        r.block = "(" + std::to_string(f.block[0]) + "," + std::to_string(f.block[1]) + "," + std::to_string(f.block[2]) + ")";
+        if (f.thread >= 0) r.thread = std::to_string(f.thread);
+        r.allocation = std::move(f.allocation);
+        r.blocks = f.blocks;
+        r.message = std::move(f.message);
+    }
     return out;
 }
 
@@ -46,7 +61,8 @@ std::vector<LaunchDivergence> take_divergence() {
             auto& row = l.cells.emplace_back();
             for (const auto& cell : interval) row.push_back({cell.lane_visits, cell.warp_visits, cell.divergent_blocks});
         }
-        l.report = simt::format(d);
+        simt::DivergenceReport parts = simt::report_parts(d);
+        l.report = {std::move(parts.head), std::move(parts.intervals), std::move(parts.lanes)};
     }
     return out;
 }

@@ -46,7 +46,7 @@ bool exact_values(const std::vector<float>& values) {
 std::map<std::string, std::string> g_intervals_shown;
 
 std::string fold_shown_intervals(const KernelDivergence& d, const std::string& dataset) {
-    const ReportParts parts = split_report(d.report);
+    const ReportParts& parts = d.report;
     std::string out = parts.head;
     std::set<std::string> earlier;  // the datasets that showed the lines left out
     std::size_t repeated = 0;

@@ -5,10 +5,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "compare.hpp"
+#include "score.hpp"
 
 namespace harness {
 
@@ -64,24 +65,15 @@ std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, cons
     return reduction && distribution ? "both trees" : reduction ? "the reduction tree" : distribution ? "the distribution tree" : "";
 }
 
-ReportParts split_report(const std::string& report) {
-    ReportParts parts;
-    std::istringstream in(report);
-    const std::string interval = "  interval ";
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind(interval, 0) == 0)
-            parts.intervals.push_back({std::strtoul(line.c_str() + interval.size(), nullptr, 10), line + "\n"});
-        else if (line.rfind("  active lanes", 0) == 0)
-            parts.lanes += line + "\n";
-        else
-            parts.head += line + "\n";
-    }
-    return parts;
+std::string ReportParts::text() const {
+    std::string out = head;
+    for (const auto& [interval, line] : intervals) out += line;
+    return out + lanes;
 }
 
 std::string report_beyond(const KernelDivergence& mine, const std::vector<unsigned>& reference, std::size_t lines) {
     const std::vector<unsigned> warps = divergent_warps({mine}).front();
-    const ReportParts parts = split_report(mine.report);
+    const ReportParts& parts = mine.report;
     std::string beyond, others;
     std::size_t shown = 0, left = 0, other_shown = 0;
     for (const auto& [i, line] : parts.intervals) {
@@ -135,7 +127,7 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
                       "wrote past the end of the output (n = " + std::to_string(n) + "): " + overrun});
 
     std::string found;
-    for (const auto& f : seen.findings) found += "\n  " + f;
+    for (const auto& f : seen.findings) found += "\n  " + finding::sentence(f);
     checks.push_back({"backend_checks_clean", seen.findings.empty(),
                       "the emulator's checks failed (even where the values came out right):" + found});
 
@@ -168,8 +160,10 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
 namespace {
 
 // The last byte is the format's version: 3 added the divergence maps' cells,
-// 4 the launch counts, the output's origin and the block order.
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '4'};
+// 4 the launch counts, the output's origin and the block order, 5 findings
+// as records (finding.hpp) instead of sentences and the divergence report in
+// its parts.
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '5'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -219,6 +213,38 @@ struct Reader {
     }
 };
 
+void write_finding(Writer& w, const finding::Finding& f) {
+    w.u64(static_cast<std::uint64_t>(f.source));
+    w.str(f.kind);
+    w.u64(f.undefined);
+    for (const std::string* s : {&f.tool, &f.check, &f.kernel, &f.function}) w.str(*s);
+    w.u64(f.lines.size());
+    for (const auto& line : f.lines) w.str(line);
+    for (const std::string* s : {&f.launch, &f.block, &f.thread, &f.allocation}) w.str(*s);
+    for (unsigned long long n : {f.blocks, f.bytes, f.allocations, f.reports, f.pairs, f.hazards}) w.u64(n);
+    w.str(f.message);
+}
+
+finding::Finding read_finding(Reader& r) {
+    const auto malformed = [] { return std::runtime_error("the result file's findings are malformed"); };
+    finding::Finding f;
+    const std::uint64_t source = r.u64();
+    if (source > static_cast<std::uint64_t>(finding::Source::Withheld)) throw malformed();
+    f.source = static_cast<finding::Source>(source);
+    f.kind = r.str();
+    if (std::find(std::begin(score::kCategories), std::end(score::kCategories), f.kind) == std::end(score::kCategories))
+        throw malformed();
+    const std::uint64_t undefined = r.u64();
+    if (undefined > 1) throw malformed();
+    f.undefined = undefined != 0;
+    for (std::string* s : {&f.tool, &f.check, &f.kernel, &f.function}) *s = r.str();
+    for (std::uint64_t i = 0, count = r.count(8); i < count; ++i) f.lines.push_back(r.str());
+    for (std::string* s : {&f.launch, &f.block, &f.thread, &f.allocation}) *s = r.str();
+    for (unsigned long long* n : {&f.blocks, &f.bytes, &f.allocations, &f.reports, &f.pairs, &f.hazards}) *n = r.u64();
+    f.message = r.str();
+    return f;
+}
+
 }  // namespace
 
 void write_observation(const std::string& path, const Observation& seen) {
@@ -229,7 +255,7 @@ void write_observation(const std::string& path, const Observation& seen) {
     w.u64(seen.leaked_bytes);
     w.u64(seen.leaked_allocations);
     w.u64(seen.findings.size());
-    for (const auto& f : seen.findings) w.str(f);
+    for (const auto& f : seen.findings) write_finding(w, f);
     w.str(seen.error);
     w.u64(seen.sticky);
     w.u64(seen.divergence.size());
@@ -246,7 +272,13 @@ void write_observation(const std::string& path, const Observation& seen) {
                 w.u64(c.divergent_blocks);
             }
         }
-        w.str(d.report);
+        w.str(d.report.head);
+        w.u64(d.report.intervals.size());
+        for (const auto& [interval, line] : d.report.intervals) {
+            w.u64(interval);
+            w.str(line);
+        }
+        w.str(d.report.lanes);
     }
     w.u64(static_cast<std::uint64_t>(seen.launches));
     w.u64(static_cast<std::uint64_t>(seen.blocks));
@@ -271,7 +303,7 @@ Observation read_observation(const std::string& path) {
         throw std::runtime_error("the result file's arrays do not match its n");
     seen.leaked_bytes = r.u64();
     seen.leaked_allocations = r.u64();
-    for (std::uint64_t i = 0, count = r.u64(); i < count; ++i) seen.findings.push_back(r.str());
+    for (std::uint64_t i = 0, count = r.count(8); i < count; ++i) seen.findings.push_back(read_finding(r));
     seen.error = r.str();
     seen.sticky = r.u64() != 0;
     for (std::uint64_t i = 0, count = r.count(8); i < count; ++i) {
@@ -291,7 +323,13 @@ Observation read_observation(const std::string& path) {
                     throw std::runtime_error("the result file's divergence map is malformed");
             }
         }
-        d.report = r.str();
+        d.report.head = r.str();
+        for (std::uint64_t k = 0, lines = r.count(16); k < lines; ++k) {
+            const std::uint64_t interval = r.u64();
+            if (interval >= d.cells.size()) throw std::runtime_error("the result file's divergence map is malformed");
+            d.report.intervals.push_back({interval, r.str()});
+        }
+        d.report.lanes = r.str();
         seen.divergence.push_back(std::move(d));
     }
     seen.launches = static_cast<long long>(r.u64());

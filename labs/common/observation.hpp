@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "finding.hpp"
 #include "scan_spec.hpp"
 
 namespace harness {
@@ -28,12 +30,23 @@ struct DivergenceCell {
     DivergenceCell& operator+=(const DivergenceCell& other);  // every count summed
 };
 
+// The emulator's report of a launch for a person (simt::report_parts), in
+// its parts: the kernel's line and the legend (or "no warp diverged"), each
+// barrier interval's line with its number, and the active-lanes line; each
+// line with its newline.
+struct ReportParts {
+    std::string head;
+    std::vector<std::pair<std::size_t, std::string>> intervals;
+    std::string lanes;
+    std::string text() const;  // the whole report, as simt::format writes it
+};
+
 // One launch, traced: its warp-by-interval map and the emulator's report for a person.
 struct KernelDivergence {
     std::string kernel;
     unsigned blocks = 0, warps_per_block = 0;
     std::vector<std::vector<DivergenceCell>> cells;  // cells[interval][warp], interval 0 up to the first barrier
-    std::string report;
+    ReportParts report;
     DivergenceCell total() const;  // every cell summed: divergent_blocks counts (warp, interval) pairs
 };
 
@@ -51,15 +64,6 @@ DivergentWarps divergent_warps(const std::vector<KernelDivergence>& launches);
 // reduction tree, the second the distribution tree); "the reduction tree",
 // "the distribution tree", "both trees"; "" where no such interval is.
 std::string modulo_mapping_trees(const std::vector<KernelDivergence>& mine, const DivergentWarps& reference);
-// A launch's report (simt::format) in its parts: the kernel's line and the
-// legend (or "no warp diverged"), each barrier interval's line with its
-// number, and the active-lanes line; each line with its newline.
-struct ReportParts {
-    std::string head;
-    std::vector<std::pair<std::size_t, std::string>> intervals;
-    std::string lanes;
-};
-ReportParts split_report(const std::string& report);
 // A launch's report cut for the grader's feedback: its head and legend, then
 // the lines of the barrier intervals in which more of its warps diverged
 // than the reference's did there (`reference`: that launch's row of
@@ -76,7 +80,7 @@ struct Observation {
     std::size_t n = 0;
     std::vector<float> in_after, out;  // n + kGuard elements each
     std::size_t leaked_bytes = 0, leaked_allocations = 0;
-    std::vector<std::string> findings;  // the backend's checks (the emulator's), one per line
+    std::vector<finding::Finding> findings;  // the backend's checks' (the emulator's)
     std::string error;                  // a device error, if the run hit one
     bool sticky = false;                // ... that leaves the device unusable
     std::vector<KernelDivergence> divergence;  // per launch, when traced

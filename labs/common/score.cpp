@@ -8,17 +8,17 @@ namespace score {
 
 const char* const kCategories[4] = {"race", "barrier", "memory", "leak"};
 
-std::string category_of(const std::string& finding) {
-    if (finding.rfind("data race", 0) == 0) return "race";
-    if (finding.rfind("barrier divergence", 0) == 0 || finding.rfind("possible deadlock", 0) == 0 ||
-        finding.rfind("possible endless loop", 0) == 0)  // the kernel would hang on a GPU
+std::string emulator_category(const std::string& check) {
+    if (check.rfind("data race", 0) == 0) return "race";  // on shared or on global memory
+    if (check == "barrier divergence" || check == "possible deadlock" ||
+        check == "possible endless loop")  // the kernel would hang on a GPU
         return "barrier";
     return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
 }
 
-bool undefined_behaviour(const std::string& finding) {
-    const std::string c = category_of(finding);
-    return c == "barrier" || (c == "memory" && finding.find("uninitialized") == std::string::npos);
+bool emulator_undefined(const std::string& check) {
+    const std::string c = emulator_category(check);
+    return c == "barrier" || (c == "memory" && check != "uninitialized shared memory read");
 }
 
 bool safety_rule(const std::string& rule) { return rule == "backend_checks_clean" || rule == "temporaries_freed"; }

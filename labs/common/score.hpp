@@ -15,12 +15,14 @@ namespace score {
 // The safety checks, each worth a quarter of the safety points.
 extern const char* const kCategories[4];  // race, barrier, memory, leak
 
-// The safety check a backend finding counts against.
-std::string category_of(const std::string& finding);
+// The safety check that a finding of the emulator's check `check` (its
+// name, simt::Finding::check) counts against: race, barrier or memory.
+std::string emulator_category(const std::string& check);
 
-// Findings after which a run's values prove nothing: undefined behaviour the
-// hardware may turn into a hang or into other values.
-bool undefined_behaviour(const std::string& finding);
+// Whether a finding of the emulator's check `check` leaves a run's values
+// proving nothing: undefined behaviour the hardware may turn into a hang or
+// into other values (every barrier and memory check but the uninitialized read).
+bool emulator_undefined(const std::string& check);
 
 // Rules of judge() that are scored under safety, not correctness: a run
 // that breaks only these still has right values.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <regex>
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -12,14 +12,14 @@ namespace {
 
 // Problem keys. Two problems are the same when they say the same thing about
 // the same code, whatever the dataset:
-//   - a finding of the emulator ("KIND in kernel KERNEL: MESSAGE; launched
-//     at FILE:LINE"): its KIND, its KERNEL, the source lines its MESSAGE
-//     names (as a set: a race seen from its reader's side names the writer's
-//     line first) and the launch's line. Blocks, threads, array indices,
-//     addresses, allocation sizes and "(and N more blocks)" are left out:
-//     they change with the dataset's length and the block order, not with
-//     the bug. So the stub's race on partial[1] in block (0,0,0) of a tiny
-//     dataset and in block (417,0,0) of a large one is one problem.
+//   - a finding of the emulator (finding.hpp): its check, its kernel, the
+//     source lines it names (as a set: a race seen from its reader's side
+//     names the writer's line first) and the launch's line. Blocks, threads,
+//     array indices, addresses, allocation sizes and how many blocks showed
+//     it are left out: they change with the dataset's length and the block
+//     order, not with the bug. So the stub's race on partial[1] in block
+//     (0,0,0) of a tiny dataset and in block (417,0,0) of a large one is one
+//     problem.
 //   - a wrong output (outputs_match): the function and its hint with every
 //     number taken out: the hint says what is wrong ("the outputs equal the
 //     inputs", "the step with stride # never ran"); the counts, indices and
@@ -51,35 +51,16 @@ std::string plural(std::size_t n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// A finding, taken apart.
-struct Finding {
-    bool parsed = false;
-    std::string kind, kernel;
-    std::vector<std::string> lines;  // FILE:LINE its message names, each once, by file then line
-    std::string launch;              // where the kernel was launched (FILE:LINE), if said
-};
-
-Finding parse(const std::string& finding) {
-    static const std::string in_kernel = " in kernel ", launched = "; launched at ";
-    static const std::regex source(R"(([A-Za-z0-9_.+/-]+\.(?:cu|cuh|h|hpp|cpp|cc|cxx)):([0-9]+))");
-    Finding f;
-    const std::size_t k = finding.find(in_kernel);
-    if (k == std::string::npos) return f;
-    const std::size_t colon = finding.find(": ", k + in_kernel.size());
-    if (colon == std::string::npos) return f;
-    f.parsed = true;
-    f.kind = finding.substr(0, k);
-    f.kernel = finding.substr(k + in_kernel.size(), colon - k - in_kernel.size());
-    std::string message = finding.substr(colon + 2);
-    if (const std::size_t at = message.rfind(launched); at != std::string::npos) {
-        f.launch = message.substr(at + launched.size());
-        message.resize(at);
-    }
+// The source lines a finding names, each once, by file then line number.
+std::vector<std::string> sorted_lines(const finding::Finding& f) {
     std::set<std::pair<std::string, unsigned long>> lines;
-    for (std::sregex_iterator it(message.begin(), message.end(), source), end; it != end; ++it)
-        lines.insert({(*it)[1].str(), std::stoul((*it)[2].str())});
-    for (const auto& [file, line] : lines) f.lines.push_back(file + ":" + std::to_string(line));
-    return f;
+    for (const std::string& at : f.lines) {
+        const std::size_t colon = at.rfind(':');
+        lines.insert({at.substr(0, colon), colon == std::string::npos ? 0 : std::strtoul(at.c_str() + colon + 1, nullptr, 10)});
+    }
+    std::vector<std::string> out;
+    for (const auto& [file, line] : lines) out.push_back(file + ":" + std::to_string(line));
+    return out;
 }
 
 std::string joined(const std::vector<std::string>& parts, const std::string& between) {
@@ -88,20 +69,16 @@ std::string joined(const std::vector<std::string>& parts, const std::string& bet
     return out;
 }
 
-Problem finding_problem(const std::string& finding) {
-    const Finding f = parse(finding);
+Problem finding_problem(const finding::Finding& f) {
     Problem p;
     p.severity = Severity::UndefinedBehaviour;
     p.rule = "backend_checks_clean";
-    p.full = finding;
-    p.key = finding_key(finding);
-    if (!f.parsed) {
-        p.title = p.brief = shortened(first_line(finding), 100);
-        return p;
-    }
-    const std::string at = f.lines.empty() ? "" : " at " + joined(f.lines, ", ");
-    p.title = f.kind + " in kernel " + f.kernel + at;
-    p.brief = f.kind + at;
+    p.full = finding::sentence(f);
+    p.key = finding_key(f);
+    const std::vector<std::string> lines = sorted_lines(f);
+    const std::string at = lines.empty() ? "" : " at " + joined(lines, ", ");
+    p.title = f.check + " in kernel " + f.kernel + at;
+    p.brief = f.check + at;
     return p;
 }
 
@@ -116,10 +93,8 @@ const char* label(Severity severity) {
     return "";
 }
 
-std::string finding_key(const std::string& finding) {
-    const Finding f = parse(finding);
-    if (!f.parsed) return "finding|" + without_numbers(finding);
-    return "finding|" + f.kind + "|" + f.kernel + "|" + joined(f.lines, ",") + "|launched at " + f.launch;
+std::string finding_key(const finding::Finding& f) {
+    return "finding|" + f.check + "|" + f.kernel + "|" + joined(sorted_lines(f), ",") + "|launched at " + f.launch;
 }
 
 std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,

@@ -38,8 +38,8 @@ struct Problem {
 std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
                                  const std::string& function);
 
-// The key of one of the emulator's findings ("KIND in kernel KERNEL: ...").
-std::string finding_key(const std::string& finding);
+// The key of one of the emulator's findings: its check, kernel, source lines and launch.
+std::string finding_key(const finding::Finding& finding);
 
 // A failing dataset's line, without the leading "  FAIL  ".
 std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems);

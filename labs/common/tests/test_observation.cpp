@@ -25,15 +25,41 @@ void write_bytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
 }
 
+// One record with every field set, so that a field the file drops shows.
+finding::Finding race() {
+    finding::Finding f;
+    f.source = finding::Source::Emulator;
+    f.kind = "race";
+    f.undefined = false;
+    f.tool = "tool";
+    f.check = "data race on shared memory";
+    f.kernel = "k";
+    f.function = "scan";
+    f.lines = {"scan.cu:24", "scan.cu:20"};
+    f.launch = "scan.cu:80";
+    f.block = "(1,0,0)";
+    f.thread = "5";
+    f.allocation = "XY";
+    f.blocks = 3;
+    f.bytes = 4;
+    f.allocations = 1;
+    f.reports = 2;
+    f.pairs = 6;
+    f.hazards = 7;
+    f.message = "block (1,0,0): XY[4] written by thread 4 at scan.cu:20 and read by thread 5 at scan.cu:24";
+    return f;
+}
+
 Observation sample() {
     Observation seen;
     seen.n = 3;
     seen.in_after = guarded({1, 2, 3});
     seen.out.assign(3 + kGuard, 0.5f);
-    seen.findings = {"data race on shared memory in kernel k: ... at scan.cu:24"};
+    seen.findings = {race()};
     // Two launches: 2 warps over 2 steps, then 1 warp over 1 step.
-    seen.divergence = {{"k", 4, 2, {{{128, 4, 0}, {96, 4, 2}}, {{0, 0, 0}, {64, 4, 1}}}, "k: report\n"},
-                       {"k2", 1, 1, {{{32, 1, 0}}}, ""}};
+    seen.divergence = {{"k", 4, 2, {{{128, 4, 0}, {96, 4, 2}}, {{0, 0, 0}, {64, 4, 1}}},
+                        {"k: report\n", {{1, "  interval 1: warp 1\n"}}, "  active lanes: 32:4\n"}},
+                       {"k2", 1, 1, {{{32, 1, 0}}}, {}}};
     seen.launches = 2;
     seen.blocks = 5;
     seen.output_from_kernel = 1;
@@ -48,7 +74,8 @@ TEST_CASE("an observation survives the file, its divergence maps cell by cell") 
     const Observation back = read_observation(kPath);
     std::remove(kPath.c_str());
     CHECK(back.n == 3);
-    CHECK(back.findings == sample().findings);
+    REQUIRE(back.findings.size() == 1);
+    CHECK(back.findings[0] == race());
     REQUIRE(back.divergence.size() == 2);
     const KernelDivergence& d = back.divergence[0];
     CHECK(d.kernel == "k");
@@ -60,7 +87,10 @@ TEST_CASE("an observation survives the file, its divergence maps cell by cell") 
     CHECK(d.cells[0][1].divergent_blocks == 2);
     CHECK(d.cells[0][1].active_fraction() == doctest::Approx(0.75));
     CHECK(d.cells[1][0].active_fraction() == 1.0);  // never visited
-    CHECK(d.report == "k: report\n");
+    CHECK(d.report.head == "k: report\n");
+    REQUIRE(d.report.intervals.size() == 1);
+    CHECK(d.report.intervals[0] == std::make_pair(std::size_t{1}, std::string("  interval 1: warp 1\n")));
+    CHECK(d.report.lanes == "  active lanes: 32:4\n");
     CHECK(d.total().lane_visits == 288);
     CHECK(d.total().warp_visits == 12);
     CHECK(d.total().divergent_blocks == 3);
@@ -167,13 +197,34 @@ TEST_CASE("a forged divergence map is refused") {
     seen = sample();
     seen.divergence[0].cells[0][0].lane_visits = ~0ull;  // no overflow lets it through
     CHECK(refused(seen) == malformed);
+    seen = sample();
+    seen.divergence[0].report.intervals[0].first = 2;  // a line of an interval the map has not
+    CHECK(refused(seen) == malformed);
     CHECK(refused(sample()) == "read");
+}
+
+TEST_CASE("a forged finding is refused") {
+    const std::string malformed = "the result file's findings are malformed";
+    Observation seen = sample();
+    seen.findings[0].kind = "style";  // no safety check counts it
+    write_observation(kPath, seen);
+    CHECK_THROWS_WITH(read_observation(kPath), malformed.c_str());
+    // A source past the last one, in the file's first record's first field.
+    seen = sample();
+    write_observation(kPath, seen);
+    std::string bytes = bytes_of(kPath);
+    const std::size_t at = 8 + 8 + 2 * (8 + (3 + kGuard) * 4) + 3 * 8;  // magic, n, in_after, out, 2 leak counts, the count
+    REQUIRE(bytes.size() > at + 8);
+    bytes[at] = 9;
+    write_bytes(kPath, bytes);
+    CHECK_THROWS_WITH(read_observation(kPath), malformed.c_str());
+    std::remove(kPath.c_str());
 }
 
 TEST_CASE("the modulo mapping is recognised in the tree(s) where most warps diverge and the reference's do not") {
     // Four barrier intervals of 32 warps: the first two the reduction tree's, the last two the distribution tree's.
     const auto kernel = [](std::vector<std::size_t> spread, std::size_t one_warp) {
-        KernelDivergence k{"bk", 1, 32, std::vector<std::vector<DivergenceCell>>(4, std::vector<DivergenceCell>(32, {32, 1, 0})), ""};
+        KernelDivergence k{"bk", 1, 32, std::vector<std::vector<DivergenceCell>>(4, std::vector<DivergenceCell>(32, {32, 1, 0})), {}};
         for (std::size_t i : spread)
             for (auto& c : k.cells[i]) c.divergent_blocks = 1;
         k.cells[one_warp][0].divergent_blocks = 1;  // as the contiguous mapping's warp 0 at the large strides
@@ -197,20 +248,20 @@ TEST_CASE("the modulo mapping is recognised in the tree(s) where most warps dive
 
 TEST_CASE("the grader's feedback shows the intervals in which more warps diverged than the reference's") {
     KernelDivergence mine{"bk", 1, 32, std::vector<std::vector<DivergenceCell>>(4, std::vector<DivergenceCell>(32, {32, 1, 0})),
-                          "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n"
-                          "  diverged (legend):\n"
-                          "  interval 0 (before the first __syncthreads()): warp 0 in 1 of 1 block(s)\n"
-                          "  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n"
-                          "  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n"
-                          "  active lanes (legend): 32:9 16:1\n"};
+                          {"bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n"
+                           "  diverged (legend):\n",
+                           {{0, "  interval 0 (before the first __syncthreads()): warp 0 in 1 of 1 block(s)\n"},
+                            {1, "  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n"},
+                            {3, "  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n"}},
+                           "  active lanes (legend): 32:9 16:1\n"}};
     mine.cells[0][0].divergent_blocks = 1;
     for (std::size_t i : {1, 3})
         for (auto& c : mine.cells[i]) c.divergent_blocks = 1;
-    const ReportParts parts = split_report(mine.report);
-    CHECK(parts.head == "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n");
-    REQUIRE(parts.intervals.size() == 3);
-    CHECK(parts.intervals[2] == std::make_pair(std::size_t{3}, std::string("  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n")));
-    CHECK(parts.lanes == "  active lanes (legend): 32:9 16:1\n");
+    CHECK(mine.report.text() ==
+          "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n"
+          "  interval 0 (before the first __syncthreads()): warp 0 in 1 of 1 block(s)\n"
+          "  interval 1, stride 2: warps 0-31 in 1 of 1 block(s)\n  interval 3, stride 1: warps 0-31 in 1 of 1 block(s)\n"
+          "  active lanes (legend): 32:9 16:1\n");
     const std::vector<unsigned> reference{1, 1, 0, 0};  // warp 0 diverges in intervals 0 and 1 of the reference's too
     CHECK(report_beyond(mine, reference, 6) ==
           "bk: 1 block(s) of 32 warp(s), SIMT efficiency 90.0%\n  diverged (legend):\n"

@@ -17,25 +17,46 @@ namespace {
 
 const datasets::ScanSpec kLab01{datasets::ScanKind::Inclusive, 1024, 1024};
 
+// One of the emulator's findings, as device_emu.cpp makes it.
+finding::Finding emulated(const std::string& check, const std::string& kernel, const std::string& block,
+                          const std::string& message, std::vector<std::string> lines, const std::string& launch,
+                          unsigned long long blocks = 1) {
+    finding::Finding f;
+    f.source = finding::Source::Emulator;
+    f.kind = check.rfind("data race", 0) == 0 ? "race" : "barrier";
+    f.undefined = f.kind == "barrier";
+    f.check = check;
+    f.kernel = kernel;
+    f.block = block;
+    f.message = "block " + block + ": " + message;
+    f.lines = std::move(lines);
+    f.launch = launch;
+    f.blocks = blocks;
+    return f;
+}
+
 // Lab 01's stub as the emulator reports it on a tiny dataset and on a large one.
-const std::string kBarrierTiny =
-    "barrier divergence in kernel kogge_stone_kernel: block (0,0,0): thread 0 exited while threads 1-1023 waited at "
-    "__syncthreads() at scan.cu:23 (a barrier every thread of the block must reach: is it inside a loop or branch "
-    "whose trip count depends on threadIdx?); launched at scan.cu:32";
-const std::string kBarrierLarge =
-    "barrier divergence in kernel kogge_stone_kernel: block (417,0,0): thread 0 exited while threads 1-1023 waited at "
-    "__syncthreads() at scan.cu:23 (a barrier every thread of the block must reach: is it inside a loop or branch "
-    "whose trip count depends on threadIdx?) (and 1023 more blocks); launched at scan.cu:32";
-const std::string kRaceTiny =
-    "data race on shared memory in kernel kogge_stone_kernel: block (0,0,0): partial[1] written by thread 1 at "
-    "scan.cu:24 and read by thread 2 at scan.cu:24 between the same two barriers; launched at scan.cu:32";
-const std::string kRaceLarge =
-    "data race on shared memory in kernel kogge_stone_kernel: block (417,0,0): partial[5] written by thread 5 at "
-    "scan.cu:24 and read by thread 7 at scan.cu:24 between the same two barriers (and 4096 more blocks); launched at "
-    "scan.cu:32";
+const std::string kBarrierWords =
+    "thread 0 exited while threads 1-1023 waited at __syncthreads() at scan.cu:23 (a barrier every thread of the "
+    "block must reach: is it inside a loop or branch whose trip count depends on threadIdx?)";
+const finding::Finding kBarrierTiny =
+    emulated("barrier divergence", "kogge_stone_kernel", "(0,0,0)", kBarrierWords, {"scan.cu:23"}, "scan.cu:32");
+const finding::Finding kBarrierLarge =
+    emulated("barrier divergence", "kogge_stone_kernel", "(417,0,0)", kBarrierWords, {"scan.cu:23"}, "scan.cu:32", 1024);
+const finding::Finding kRaceTiny =
+    emulated("data race on shared memory", "kogge_stone_kernel", "(0,0,0)",
+             "partial[1] written by thread 1 at scan.cu:24 and read by thread 2 at scan.cu:24 between the same two "
+             "barriers",
+             {"scan.cu:24"}, "scan.cu:32");
+const finding::Finding kRaceLarge =
+    emulated("data race on shared memory", "kogge_stone_kernel", "(417,0,0)",
+             "partial[5] written by thread 5 at scan.cu:24 and read by thread 7 at scan.cu:24 between the same two "
+             "barriers",
+             {"scan.cu:24"}, "scan.cu:32", 4097);
 
 // One run on `input` that wrote `out` (the rest poisoned) with these findings.
-Observation run_of(const std::vector<float>& input, std::vector<float> out, std::vector<std::string> findings = {}) {
+Observation run_of(const std::vector<float>& input, std::vector<float> out,
+                   std::vector<finding::Finding> findings = {}) {
     Observation seen;
     seen.n = input.size();
     seen.in_after = guarded(input);
@@ -57,26 +78,41 @@ std::size_t count(const std::string& text, const std::string& part) {
 
 }  // namespace
 
+TEST_CASE("the emulator's findings read as the emulator wrote them") {
+    CHECK(finding::sentence(kBarrierTiny) ==
+          "barrier divergence in kernel kogge_stone_kernel: block (0,0,0): thread 0 exited while threads 1-1023 waited "
+          "at __syncthreads() at scan.cu:23 (a barrier every thread of the block must reach: is it inside a loop or "
+          "branch whose trip count depends on threadIdx?); launched at scan.cu:32");
+    CHECK(finding::sentence(kRaceLarge) ==
+          "data race on shared memory in kernel kogge_stone_kernel: block (417,0,0): partial[5] written by thread 5 at "
+          "scan.cu:24 and read by thread 7 at scan.cu:24 between the same two barriers (and 4096 more blocks); "
+          "launched at scan.cu:32");
+    finding::Finding two = kRaceTiny;
+    two.blocks = 2;
+    CHECK(finding::sentence(two).find("barriers (and 1 more block); launched at scan.cu:32") != std::string::npos);
+}
+
 TEST_CASE("a finding's key is its kind, kernel and source lines, not its blocks, threads or counts") {
     CHECK(finding_key(kBarrierTiny) == finding_key(kBarrierLarge));
     CHECK(finding_key(kRaceTiny) == finding_key(kRaceLarge));
     CHECK(finding_key(kRaceTiny) != finding_key(kBarrierTiny));
-    std::string other_line = kRaceTiny;
-    other_line.replace(other_line.find("read by thread 2 at scan.cu:24"), 30, "read by thread 2 at scan.cu:25");
+    finding::Finding other_line = kRaceTiny;
+    other_line.lines.push_back("scan.cu:25");
     CHECK(finding_key(other_line) != finding_key(kRaceTiny));
-    std::string other_kernel = kRaceTiny;
-    other_kernel.replace(other_kernel.find("kogge_stone_kernel"), 18, "brent_kung_kernel");
+    finding::Finding other_kernel = kRaceTiny;
+    other_kernel.kernel = "brent_kung_kernel";
     CHECK(finding_key(other_kernel) != finding_key(kRaceTiny));
-    std::string other_launch = kRaceTiny;
-    other_launch.replace(other_launch.find("launched at scan.cu:32"), 22, "launched at scan.cu:40");
+    finding::Finding other_launch = kRaceTiny;
+    other_launch.launch = "scan.cu:40";
     CHECK(finding_key(other_launch) != finding_key(kRaceTiny));
     // One race between global memory's writer and reader, seen from either side: one problem.
-    CHECK(finding_key("data race on global memory in kernel k<true>: block (0,0,0): the word at byte 16 of a 28-byte "
-                      "device allocation, written by another block (serial 0) thread 0 at scan.cu:41 and read by "
-                      "thread 0 at scan.cu:63 in the same launch; launched at scan.cu:173") ==
-          finding_key("data race on global memory in kernel k<true>: block (3,0,0): the word at byte 48 of a 76-byte "
-                      "device allocation, read by another block (serial 1) thread 0 at scan.cu:63 and written by "
-                      "thread 0 at scan.cu:41 in the same launch; launched at scan.cu:173"));
+    CHECK(finding_key(emulated("data race on global memory", "k<true>", "(0,0,0)", "the word at byte 16 ...",
+                               {"scan.cu:41", "scan.cu:63"}, "scan.cu:173")) ==
+          finding_key(emulated("data race on global memory", "k<true>", "(3,0,0)", "the word at byte 48 ...",
+                               {"scan.cu:63", "scan.cu:41"}, "scan.cu:173")));
+    // Lines sort by number, not as text.
+    CHECK(finding_key(emulated("data race on shared memory", "k", "(0,0,0)", "", {"scan.cu:100", "scan.cu:9"}, "scan.cu:1"))
+              .find("|scan.cu:9,scan.cu:100|") != std::string::npos);
 }
 
 TEST_CASE("a problem shown on one dataset is not shown again on the next; the summary counts them") {
@@ -86,8 +122,8 @@ TEST_CASE("a problem shown on one dataset is not shown again on the next; the su
     const auto first = triage.add("kogge_stone_scan", "tiny dataset walk1 n=1 seed=102",
                                   problems(one, run_of(one, {5}, {kBarrierTiny, kRaceTiny})));
     REQUIRE(first.size() == 2);
-    CHECK(first[0].full == kBarrierTiny);
-    CHECK(first[1].full == kRaceTiny);
+    CHECK(first[0].full == finding::sentence(kBarrierTiny));
+    CHECK(first[1].full == finding::sentence(kRaceTiny));
     // Wrong values on two datasets: same hint, other counts and indices.
     const std::vector<float> five{1, 1, 1, 1, 1}, six{2, 2, 2, 2, 2, 2};
     const auto second = triage.add("kogge_stone_scan", "tiny dataset walk4 n=5 seed=103",
@@ -130,9 +166,9 @@ TEST_CASE("the summary lists undefined behaviour first, then wrong results, then
     triage.add("f", "c", problems(five, run_of(five, {1, 2, 3, 4, 5}, {kRaceTiny})));
     Observation wrote_past = run_of(five, {1, 2, 3, 4, 5, 9});
     triage.add("f", "d", problems(five, wrote_past));
-    triage.add_divergence("f", "c", {{"kogge_stone_kernel", 1, 1, {{{16, 1, 1}}}, ""}});
-    triage.add_divergence("f", "d", {{"kogge_stone_kernel", 1, 1, {{{8, 1, 1}}}, ""}});
-    triage.add_divergence("f", "d", {{"even_kernel", 1, 1, {{{32, 1, 0}}}, ""}});  // never diverged: no note
+    triage.add_divergence("f", "c", {{"kogge_stone_kernel", 1, 1, {{{16, 1, 1}}}, {}}});
+    triage.add_divergence("f", "d", {{"kogge_stone_kernel", 1, 1, {{{8, 1, 1}}}, {}}});
+    triage.add_divergence("f", "d", {{"even_kernel", 1, 1, {{{32, 1, 0}}}, {}}});  // never diverged: no note
     const std::string s = triage.summary("");
     MESSAGE(s);
     const std::size_t
