@@ -15,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "schedule.hpp"  // since()
+
 namespace grader {
 namespace {
 
@@ -59,10 +61,6 @@ int register_child(pid_t pid) {
         if (g_children[i].compare_exchange_strong(empty, pid)) return i;
     }
     return -1;  // the table is full: the child still has its parent-death signal
-}
-
-double since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
