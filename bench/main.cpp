@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +50,9 @@ prints a table; --counters reads hardware counters through ncu.
   --min-rounds K, --max-rounds K, --rel-ci X, --max-seconds S
                     the stopping rule per size (defaults 20, 400, 0.005, 10): stop once every
                     median's 95% confidence interval is within +-X of it
+  --decide F:Z:S    also stop (from --min-rounds on) once the ratio's 95% interval gets one
+                    grader's score at both ends: full points within F, none from Z, the ratio
+                    rounded to S (the rubric's timing_full_within, timing_zero_at, timing_ratio_step)
   --json FILE       write everything measured as JSON
   --observe FILE    write the module's outputs on the first size (the grader judges them)
   --grading         as the grader times: every call of the module and of --against on a fresh input
@@ -286,6 +290,14 @@ int main(int argc, char** argv) {
         else if (arg == "--max-rounds" && value && number(x) && x >= 3) o.rule.max_rounds = static_cast<unsigned>(x);
         else if (arg == "--rel-ci" && value && number(x) && x > 0) o.rule.rel_ci = x;
         else if (arg == "--max-seconds" && value && number(x) && x > 0) o.rule.max_seconds = x;
+        else if (arg == "--decide" && value) {
+            ScoreSteps d;
+            char tail = 0;
+            if (std::sscanf(argv[++i], "%lf:%lf:%lf%c", &d.full_within, &d.zero_at, &d.step, &tail) != 3 ||
+                !(d.full_within > 0 && d.zero_at > d.full_within && d.step >= 0))
+                return usage("--decide takes FULL:ZERO:STEP, e.g. 1.2:3:0.05, with 0 < FULL < ZERO and STEP >= 0");
+            o.rule.decide = d;
+        }
         else return usage("unknown option, missing or bad value: " + arg);
     }
     for (std::size_t start = 0; start <= sizes.size();) {

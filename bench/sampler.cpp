@@ -22,7 +22,8 @@ Sampling sample(const std::vector<Measure>& candidates, const StopRule& rule,
             for (const auto& series : s.samples) tracked.push_back(summarize(series));
             if (ratio) tracked.push_back(summarize(s.ratios));
         }
-        if (const auto why = should_stop(rule, s.rounds, seconds() - start, look ? &tracked : nullptr)) {
+        const Summary* ratio_summary = look && ratio ? &tracked.back() : nullptr;
+        if (const auto why = should_stop(rule, s.rounds, seconds() - start, look ? &tracked : nullptr, ratio_summary)) {
             s.stopped = *why;
             return s;
         }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "score.hpp"
+
 namespace bench {
 
 double Summary::rel_halfwidth() const { return median > 0 ? (ci_high - ci_low) / 2 / median : 0; }
@@ -42,16 +44,23 @@ std::string describe(Stopped why) {
         case Stopped::Converged: return "converged";
         case Stopped::MaxRounds: return "round limit";
         case Stopped::TimeBudget: return "time budget";
+        case Stopped::Decided: return "score decided";
     }
     return "";
 }
 
 std::optional<Stopped> should_stop(const StopRule& rule, unsigned rounds, double seconds,
-                                   const std::vector<Summary>* tracked) {
+                                   const std::vector<Summary>* tracked, const Summary* ratio) {
     if (rounds >= rule.max_rounds) return Stopped::MaxRounds;
     if (tracked && rounds >= rule.min_rounds &&
         std::all_of(tracked->begin(), tracked->end(), [&](const Summary& s) { return s.rel_halfwidth() <= rule.rel_ci; }))
         return Stopped::Converged;
+    if (tracked && ratio && rule.decide && rounds >= rule.min_rounds) {
+        const ScoreSteps& d = *rule.decide;
+        if (score::timing_part(ratio->ci_low, d.full_within, d.zero_at, d.step) ==
+            score::timing_part(ratio->ci_high, d.full_within, d.zero_at, d.step))
+            return Stopped::Decided;
+    }
     if (seconds >= rule.max_seconds && rounds >= 3) return Stopped::TimeBudget;
     return std::nullopt;
 }

@@ -22,22 +22,31 @@ struct Summary {
 double percentile(const std::vector<double>& sorted, double q);
 Summary summarize(std::vector<double> samples);
 
+// The grader's timing score of a ratio (labs/common/score.hpp's timing_part):
+// full points up to full_within, none from zero_at, the ratio rounded to step.
+struct ScoreSteps {
+    double full_within = 0, zero_at = 0, step = 0;
+};
+
 // Sampling stops when every tracked median is known to within rel_ci (never
 // before min_rounds), at max_rounds, or once max_seconds are spent (after 3
-// rounds at least, so a very slow kernel still gets a median).
+// rounds at least, so a very slow kernel still gets a median). With `decide`
+// (grading), it also stops from min_rounds on once both ends of the ratio's
+// 95% interval get the same score: more rounds could not change the points.
 struct StopRule {
     unsigned min_rounds = 20;
     unsigned max_rounds = 400;
     double rel_ci = 0.005;
     double max_seconds = 10;
+    std::optional<ScoreSteps> decide;
 };
 
-enum class Stopped { Converged, MaxRounds, TimeBudget };
+enum class Stopped { Converged, MaxRounds, TimeBudget, Decided };
 std::string describe(Stopped why);
 
 // `tracked`: the summaries to judge convergence by, or nullptr when they were
-// not computed this round.
+// not computed this round; `ratio`: the ratio's among them, if one is timed.
 std::optional<Stopped> should_stop(const StopRule& rule, unsigned rounds, double seconds,
-                                   const std::vector<Summary>* tracked);
+                                   const std::vector<Summary>* tracked, const Summary* ratio = nullptr);
 
 }  // namespace bench

@@ -34,6 +34,11 @@ struct Context {
     std::vector<std::string> gpus;
     std::vector<std::unique_ptr<GpuLock>> gpu_locks;
     Tokens cpu{1};
+    // Cores for the processes that feed a GPU (compute-sanitizer), apart from
+    // the emulator's: behind its runs of seconds each they would keep the GPU
+    // side (the grade's longer one) waiting, while the emulator, niced where a
+    // GPU is graded, gives them the CPU anyway.
+    Tokens gpu_feeders{1};
     ResultCache cache;  // on where the emulator alone grades (result_cache.hpp)
     std::function<void(const std::string&)> progress;  // one line per step, may be empty
 };

@@ -340,6 +340,7 @@ int main(int argc, char** argv) {
         ctx.cache = ResultCache(shared && *shared ? fs::absolute(shared).string() : work + "/result-cache", cache_salt(ctx, rubric_text));
     }
     ctx.cpu.reset(usable_cores());
+    ctx.gpu_feeders.reset(usable_cores());
     if (jobs == 0) jobs = 2 * static_cast<unsigned>(std::max<std::size_t>(1, ctx.gpus.size()));
     // A stop (Ctrl-C, a CI cancellation, a time limit) ends every child's
     // process group, GPU work included, and the grader writes what finished.

@@ -220,13 +220,13 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
                 if (!state->gpu_hung.count(fn.name)) jobs.push_back({state, tool, &fn, {}});
     }
     const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
-    run_tasks(jobs.size(), ctx.cpu.count(), [&](std::size_t k) {
+    run_tasks(jobs.size(), ctx.gpu_feeders.count(), [&](std::size_t k) {
         Job& job = jobs[k];
         if (stopping()) return;
         // The GPU first: a core taken while waiting for another slot's timing
-        // to end would sit idle, and every slot's emulator runs wait for it.
+        // to end would sit idle.
         SharedGpu gpu(gpu_lock(ctx, slot));
-        Token token(ctx.cpu);
+        Token token(ctx.gpu_feeders);
         job.run = slot.exec->sanitize(job.tool, *job.state->lab, job.fn->name, input);
     });
     for (const Job& job : jobs) {

@@ -225,6 +225,7 @@ TimingRun ProcessExecutor::time(const catalog::Lab& lab, const catalog::Function
         reference, "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
         "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
         "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
+        "--decide", fixed(rubric.timing_full_within, 6) + ":" + fixed(rubric.timing_zero_at, 6) + ":" + fixed(rubric.timing_ratio_step, 6),
         "--json", json_path, "--observe", seen_path, "--grading"};
     const double timeout = 2 * rubric.timing_max_seconds + run_timeout(ctx_, "cuda", spec.n) + 30;
     const Outcome o = run_contained(command, scratch, {scratch}, Limits{timeout}, ctx_.sandbox,

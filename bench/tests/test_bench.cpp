@@ -66,6 +66,41 @@ TEST_CASE("the stopping rule: converged, round limit, time budget, never too ear
     CHECK_FALSE(should_stop(rule, 2, 6, nullptr));
 }
 
+TEST_CASE("grading stops once the ratio's interval gets one score at both ends") {
+    StopRule rule;
+    rule.min_rounds = 20;
+    rule.max_rounds = 400;
+    rule.rel_ci = 0.0001;  // never converged: only the score can stop it early
+    rule.max_seconds = 1e9;
+    rule.decide = ScoreSteps{1.2, 3.0, 0.05};
+    const auto spread = [](double low, double high) {  // 40 ratios evenly from low to high
+        std::vector<double> v;
+        for (int i = 0; i < 40; ++i) v.push_back(low + (high - low) * i / 39);
+        return summarize(v);
+    };
+    const Summary full = spread(0.9, 1.15), zero = spread(3.1, 4.0), one_step = spread(1.49, 1.51),
+                  straddles = spread(1.3, 1.7), edge = spread(1.1, 1.3);
+    const std::vector<Summary> any = {full};
+    CHECK(should_stop(rule, 20, 0, &any, &full) == Stopped::Decided);      // full points either way
+    CHECK(should_stop(rule, 20, 0, &any, &zero) == Stopped::Decided);      // none either way
+    CHECK(should_stop(rule, 20, 0, &any, &one_step) == Stopped::Decided);  // both ends round to 1.50
+    CHECK_FALSE(should_stop(rule, 20, 0, &any, &straddles));               // 1.3x and 1.7x score apart
+    CHECK_FALSE(should_stop(rule, 20, 0, &any, &edge));                   // full at one end, not at the other
+    CHECK_FALSE(should_stop(rule, 10, 0, &any, &full));                    // never before min_rounds
+    rule.decide.reset();
+    CHECK_FALSE(should_stop(rule, 20, 0, &any, &full));                    // only when grading asks
+    CHECK(describe(Stopped::Decided) == "score decided");
+
+    // In the loop: a module 1.0x the reference is decided at the first look.
+    double clock = 0;
+    rule.decide = ScoreSteps{1.2, 3.0, 0.05};
+    int calls = 0;
+    const Sampling s = sample({[&] { return 1.0 + 0.01 * (++calls % 3); }, [&] { return 1.0; }}, rule,
+                              std::make_pair(std::size_t{0}, std::size_t{1}), [&] { return clock; });
+    CHECK(s.stopped == Stopped::Decided);
+    CHECK(s.rounds == 20);
+}
+
 TEST_CASE("sampling alternates A B, B A and tracks the per-round ratio") {
     std::string order;
     double clock = 0;
