@@ -7,7 +7,9 @@
 // runs names them; a test keeps the two lists equal.
 //
 // A case file (cases/NAME.cu, the family NAME) is compiled by nvcc and, for
-// the emulator, through the rewriter like a student's scan.cu:
+// the emulator, through the rewriter like a student's scan.cu. A family too
+// long for one file is in parts, cases/NAME.cu and cases/NAME.PART.cu (the
+// family is a file's name up to its first dot), one record between them:
 //
 //   __global__ void k_ffs(const unsigned* in, int* out, unsigned n) { ... }
 //   CONFORMANCE_CASE(ffs, "__ffs __ffsll") {
@@ -101,7 +103,7 @@ private:
 };
 
 struct Case {
-    std::string family;      // the case file's name: cases/FAMILY.cu
+    std::string family;      // the case file's name: cases/FAMILY.cu (or FAMILY.PART.cu)
     std::string name;
     std::string constructs;  // space-separated, as simt/README.md names them
     void (*run)(Results&);

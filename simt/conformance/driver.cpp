@@ -48,7 +48,8 @@ std::uint64_t next(std::uint64_t& state) {
 
 // A case file that uses __CUDA_ARCH__ is compiled twice on the emulator (its
 // host pass, then its device pass: simt/rewrite.hpp), so its cases register
-// twice; the first, the host pass's, is the case.
+// twice; the first, the host pass's, is the case. The family: the file's name
+// up to its first dot (cases/FAMILY.cu, or a part, cases/FAMILY.PART.cu).
 int add(const char* file, const char* name, const char* constructs, void (*run)(Results&)) {
     std::string family = file;
     family = family.substr(family.find_last_of('/') + 1);

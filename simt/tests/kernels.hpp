@@ -1,4 +1,5 @@
-// Host entry points of kernels.cu, the emulator's test kernels.
+// Host entry points of the emulator's test kernels: kernels.cu's, then each
+// other file's under its name.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,32 +14,36 @@ void launch_checks_kernels(const float* f_in, float* f_out, int* i_out, unsigned
 void launch_divergence_kernels(const float* in, float* out, unsigned which, unsigned blocks);
 void launch_warp_kernels(int* out, unsigned* counters, unsigned which);
 void launch_writes_host(int* host_out);
-cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid);
-cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile);
 cudaError_t launch_warp_scan(const int* d_in, int* d_out, bool use_syncwarp);
 cudaError_t launch_two_arrays(int* d_out);
-cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);
-cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks);
-cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks);
+cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
+cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);
+cudaError_t launch_intrinsics_by_lane(unsigned* d_out);
+cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches);  // cuda_arch.cu
+// libcu_kernels.cu:
 cudaError_t launch_libcu_publish_chain(float* d_data, unsigned* d_flags, float* d_out, unsigned blocks, int mode);
 cudaError_t launch_libcu_release_then_write(float* d_data, unsigned* d_flag, float* d_out);
+// scheduling_kernels.cu:
+cudaError_t launch_start_order(unsigned* d_order, unsigned* d_tickets, dim3 grid);
+cudaError_t launch_wait_for_previous(int* d_flags, int* d_out, unsigned blocks, bool use_volatile);
 cudaError_t launch_endless_loop(int* d_out, unsigned blocks, unsigned step, bool with_barrier);
 cudaError_t launch_long_loop(int* d_out, unsigned blocks, unsigned rounds, bool staggered);
 cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool endless);
+// publication_kernels.cu:
+cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);
+cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks);
+cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks);
+cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
+// memory_kernels.cu:
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);
 cudaError_t launch_load_float4(const float* d_in, float* d_out, unsigned offset);
 cudaError_t launch_shared_float4(const float* d_in, float* d_out);
-cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
-cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches);  // cuda_arch.cu
-cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store);  // which: kernels.cu's list
-cudaError_t launch_intrinsics_by_lane(unsigned* d_out);
+cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store);  // which: memory_kernels.cu's list
 // 0: every thread adds into the __device__ int d_total without an atomic; 1:
 // thread 0 reads d_table[index] (8 ints) into it; 2: every thread atomicAdds into it.
 cudaError_t launch_device_variable(unsigned which, int index);
 extern int d_total;
 extern int d_table[8];
-cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_bytes, bool allow);
-cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);
 cudaError_t launch_math_stores(const float* d_in, float* d_s, float* d_c, int* d_e);  // math_kernels.cu: sincosf past the end, frexpf racing
 // warp_kernels.cu:
 // Each block files blockIdx + 1, this_grid().sync(), reads its neighbour's;

@@ -142,9 +142,9 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
             CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel ") +
                                             (which == 0 ? "store_at" : "load_at") + ": block (0,0,0): thread 5 " +
                                             (which == 0 ? "wrote" : "read") + " 4 bytes at offset " + c.offset +
-                                            " of a 256-byte device allocation (" + c.where + ") at kernels.cu:" +
-                                            (which == 0 ? "456" : "460") + (c.stops ? stopped : "") +
-                                            "; launched at kernels.cu:" + (which == 0 ? "469" : "470"));
+                                            " of a 256-byte device allocation (" + c.where + ") at memory_kernels.cu:" +
+                                            (which == 0 ? "12" : "16") + (c.stops ? stopped : "") +
+                                            "; launched at memory_kernels.cu:" + (which == 0 ? "25" : "26"));
         }
 
     // Through a pointer that holds garbage (an uninitialised one's), where nothing is mapped.
@@ -155,18 +155,18 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
         REQUIRE(f.size() == 1);
         CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel ") +
                                         (which == 0 ? "store_at: block (0,0,0): thread 5 wrote" : "load_at: block (0,0,0): thread 5 read") +
-                                        " 4 bytes at address 0x5a5a5a5a5a50 at kernels.cu:" + (which == 0 ? "456" : "460") +
+                                        " 4 bytes at address 0x5a5a5a5a5a50 at memory_kernels.cu:" + (which == 0 ? "12" : "16") +
                                         ", in no device allocation or shared array, where nothing is mapped (an "
                                         "uninitialised pointer? an index far out of range?)" +
-                                        stopped + "; launched at kernels.cu:" + (which == 0 ? "469" : "470"));
+                                        stopped + "; launched at memory_kernels.cu:" + (which == 0 ? "25" : "26"));
     }
     simt::take_findings();
     REQUIRE(launch_at(nullptr, out.ptr, 3, 0) == cudaSuccess);
     auto f = simt::take_findings();
     REQUIRE(f.size() == 1);
-    CHECK(simt::format(f[0]).find("thread 5 wrote 4 bytes at address 0xc at kernels.cu:456, in no device allocation") !=
+    CHECK(simt::format(f[0]).find("thread 5 wrote 4 bytes at address 0xc at memory_kernels.cu:12, in no device allocation") !=
           std::string::npos);
-    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:456"});
+    CHECK(f[0].lines == std::vector<std::string>{"memory_kernels.cu:12"});
     CHECK(f[0].thread == 5);
     CHECK(f[0].allocation.empty());  // nothing is mapped there
 
@@ -176,9 +176,9 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
     f = simt::take_findings();
     REQUIRE(f.size() == 1);
     CHECK(simt::format(f[0]) == "out-of-bounds access in kernel library_store: block (0,0,0): thread 5 wrote at offset "
-                                "4000256 of a 256-byte device allocation (past its end) at kernels.cu:464 (a fault)" +
-                                    stopped + "; launched at kernels.cu:471");
-    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:464"});
+                                "4000256 of a 256-byte device allocation (past its end) at memory_kernels.cu:20 (a fault)" +
+                                    stopped + "; launched at memory_kernels.cu:27");
+    CHECK(f[0].lines == std::vector<std::string>{"memory_kernels.cu:20"});
     CHECK(f[0].allocation == "a 256-byte device allocation");
 
     // The emulator is intact, and a later launch runs as usual.
@@ -202,9 +202,9 @@ TEST_CASE("misaligned address: a float4 made from in + 1 stops the launch where 
         REQUIRE(f.size() == 1);
         CHECK(simt::format(f[0]) == "misaligned address in kernel load_float4: block (0,0,0): thread 0 made a const "
                                     "float4* from byte offset " + std::to_string(4 * offset) +
-                                        " of a 256-byte device allocation, not a multiple of 16, at kernels.cu:479: its "
+                                        " of a 256-byte device allocation, not a multiple of 16, at memory_kernels.cu:35: its "
                                         "loads and stores are misaligned, which stops a kernel on a GPU (misaligned "
-                                        "address); the launch stopped there; launched at kernels.cu:484");
+                                        "address); the launch stopped there; launched at memory_kernels.cu:40");
     }
     // A float4 view of a __shared__ float array (16-byte aligned, as a GPU's
     // first shared array) or of a local array: no finding.
@@ -325,8 +325,8 @@ TEST_CASE("__device__ variables are device memory to the checks and symbols to t
     REQUIRE(f.size() == 1);
     CHECK(simt::format(f[0]) ==
           "data race on global memory in kernel device_variable_race: block (0,0,0): the word at byte 0 of the 4-byte "
-          "__device__ variable d_total declared at line 535, written by thread 0 at kernels.cu:539 and read by thread 1 "
-          "at kernels.cu:539 between the same two barriers; launched at kernels.cu:550");
+          "__device__ variable d_total declared at line 72, written by thread 0 at memory_kernels.cu:76 and read by thread 1 "
+          "at memory_kernels.cu:76 between the same two barriers; launched at memory_kernels.cu:87");
     // Just outside the table, where no other variable is: before it when
     // d_total follows it at once, else past its end.
     const bool total_follows = reinterpret_cast<char*>(&d_total) == reinterpret_cast<char*>(d_table + 8);
@@ -336,9 +336,9 @@ TEST_CASE("__device__ variables are device memory to the checks and symbols to t
     CHECK(simt::format(f[0]) == std::string("out-of-bounds access in kernel device_variable_past_end: block (0,0,0): "
                                             "thread 0 read 4 bytes at offset ") +
                                     (total_follows ? "-4" : "32") +
-                                    " of the 32-byte __device__ variable d_table declared at line 536 (" +
+                                    " of the 32-byte __device__ variable d_table declared at line 73 (" +
                                     (total_follows ? "before its start" : "past its end") +
-                                    ") at kernels.cu:543; launched at kernels.cu:551");
+                                    ") at memory_kernels.cu:80; launched at memory_kernels.cu:88");
     REQUIRE(cudaMemcpyToSymbol(d_total, &zero, sizeof zero) == cudaSuccess);
     CHECK(launch_device_variable(2, 0) == cudaSuccess);
     CHECK(simt::take_findings().empty());

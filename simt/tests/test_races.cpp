@@ -174,10 +174,10 @@ TEST_CASE("__syncwarp orders the accesses of its lanes: a warp-synchronous scan 
     const auto f = simt::take_findings();
     REQUIRE(f.size() == 1);
     CHECK(simt::format(f[0]) ==
-          "data race on shared memory in kernel warp_scan: block (0,0,0): s[0] written by thread 0 at kernels.cu:289 "
-          "and read by thread 1 at kernels.cu:287 between the same two barriers; launched at kernels.cu:296");
+          "data race on shared memory in kernel warp_scan: block (0,0,0): s[0] written by thread 0 at kernels.cu:249 "
+          "and read by thread 1 at kernels.cu:247 between the same two barriers; launched at kernels.cu:256");
     // The lines in the order named (the writer's first), and the thread whose access found it.
-    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:289", "kernels.cu:287"});
+    CHECK(f[0].lines == std::vector<std::string>{"kernels.cu:249", "kernels.cu:247"});
     CHECK(f[0].thread == 1);
     CHECK(f[0].blocks == 1);
 }
@@ -189,8 +189,8 @@ TEST_CASE("two __shared__ arrays in one declaration: both are checked") {
     const auto f = simt::take_findings();
     REQUIRE(f.size() == 1);
     CHECK(simt::format(f[0]) ==
-          "data race on shared memory in kernel two_arrays: block (0,0,0): b[0] written by thread 0 at kernels.cu:304 "
-          "and read by thread 1 at kernels.cu:305 between the same two barriers; launched at kernels.cu:309");
+          "data race on shared memory in kernel two_arrays: block (0,0,0): b[0] written by thread 0 at kernels.cu:264 "
+          "and read by thread 1 at kernels.cu:265 between the same two barriers; launched at kernels.cu:269");
 }
 
 TEST_CASE("a plain load of data another block published: no race with a fence on each side, a race without") {
@@ -212,7 +212,7 @@ TEST_CASE("a plain load of data another block published: no race with a fence on
             const std::string text = simt::format(f[0]);
             CHECK(text.rfind("data race on global memory in kernel publish_chain: ", 0) == 0);
             CHECK(text.find("written by another block (serial ") != std::string::npos);
-            CHECK(text.find("thread 0 at kernels.cu:328 and read by thread 0 at kernels.cu:326 in the same launch") !=
+            CHECK(text.find("thread 0 at publication_kernels.cu:21 and read by thread 0 at publication_kernels.cu:19 in the same launch") !=
                   std::string::npos);
         }
     }

@@ -100,11 +100,11 @@ TEST_CASE("blocks waiting for blocks that cannot start are reported as a possibl
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "possible deadlock");
     CHECK(simt::format(findings[0]) ==
-          "possible deadlock in kernel wait_for_previous: block (11,0,0): thread 0 waits at kernels.cu:260 for a "
+          "possible deadlock in kernel wait_for_previous: block (11,0,0): thread 0 waits at scheduling_kernels.cu:30 for a "
           "value that no running block changes; 4 started block(s) all wait and 8 block(s) have not started (the "
           "emulator keeps 4 started at once): a GPU may run blocks in any order and need not start one until a "
           "running block ends, so a block must not wait for another that may not have started (wait for a block "
-          "that took an earlier ticket from an atomic counter, not for a lower blockIdx); launched at kernels.cu:272");
+          "that took an earlier ticket from an atomic counter, not for a lower blockIdx); launched at scheduling_kernels.cu:42");
     // Nothing finished; the emulator carries on.
     CHECK(download(d_flags.ptr, blocks + 1) == std::vector<int>(blocks + 1, 0));
     DeviceArray<int> d_more(4 * 64), d_in(4 * 64);
@@ -127,7 +127,7 @@ TEST_CASE("threads stopped inside a hook GCC takes for nothrow end the launch wi
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "possible deadlock");
     CHECK(simt::format(findings[0]).rfind(
-              "possible deadlock in kernel wait_first: block (11,0,0): thread 0 waits at kernels.cu:424 for a value "
+              "possible deadlock in kernel wait_first: block (11,0,0): thread 0 waits at scheduling_kernels.cu:88 for a value "
               "that no running block changes; 4 started block(s) all wait and 8 block(s) have not started", 0) == 0);
     CHECK(download(d_flags.ptr, blocks + 1) == std::vector<int>(blocks + 1, 0));
 
@@ -141,8 +141,8 @@ TEST_CASE("threads stopped inside a hook GCC takes for nothrow end the launch wi
     CHECK(findings[0].check == "possible endless loop");
     CHECK(simt::format(findings[0]).rfind(
               "possible endless loop in kernel wait_first: block (11,0,0): threads 0-63 have run 100000 basic blocks "
-              "in the loop at kernels.cu:431 without reaching a barrier or finishing; now thread 0 runs at "
-              "kernels.cu:431; threads 1-63 wait at the __syncthreads() at kernels.cu:442", 0) == 0);
+              "in the loop at scheduling_kernels.cu:95 without reaching a barrier or finishing; now thread 0 runs at "
+              "scheduling_kernels.cu:95; threads 1-63 wait at the __syncthreads() at scheduling_kernels.cu:106", 0) == 0);
 
     // The emulator carries on.
     DeviceArray<int> d_more(4 * 64), d_in(4 * 64);
@@ -167,18 +167,18 @@ TEST_CASE("a block that runs the watchdog's budget with no thread finishing is a
     MESSAGE(simt::format(findings[0]));
     CHECK(simt::format(findings[0]) ==
           "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
-          "the loop at kernels.cu:391-392 without reaching a barrier or finishing; now threads 0-63 run at "
-          "kernels.cu:391: does the loop's condition ever turn false (a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? "
-          "SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
+          "the loop at scheduling_kernels.cu:55-56 without reaching a barrier or finishing; now threads 0-63 run at "
+          "scheduling_kernels.cu:55: does the loop's condition ever turn false (a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? "
+          "SIMT_SPIN_BUDGET sets the budget; launched at scheduling_kernels.cu:62");
     // A barrier in the loop: every thread passes it again and again, which is no progress.
     REQUIRE(launch_endless_loop(d_out.ptr, 4, 0, true) == cudaSuccess);
     findings = simt::take_findings();
     REQUIRE(findings.size() == 1);
     CHECK(simt::format(findings[0]) ==
           "possible endless loop in kernel endless_loop: block (0,0,0): threads 0-63 have run 100000 basic blocks in "
-          "the loop at kernels.cu:391-393 without one finishing, through 155 barriers (the last at kernels.cu:393); "
-          "now threads 0-63 wait at the __syncthreads() at kernels.cu:393: does the loop's condition ever turn false "
-          "(a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? SIMT_SPIN_BUDGET sets the budget; launched at kernels.cu:398");
+          "the loop at scheduling_kernels.cu:55-57 without one finishing, through 155 barriers (the last at scheduling_kernels.cu:57); "
+          "now threads 0-63 wait at the __syncthreads() at scheduling_kernels.cu:57: does the loop's condition ever turn false "
+          "(a typo such as `stride * 2` for `stride *= 2`, or `stride >= 0` with a stride that halves to 0)? SIMT_SPIN_BUDGET sets the budget; launched at scheduling_kernels.cu:62");
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));  // about 10 ms of work
     // The loop with a step ends; the emulator carries on.
     REQUIRE(launch_endless_loop(d_out.ptr, 4, 1, true) == cudaSuccess);
