@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "files.hpp"
+#include "finding_json.hpp"
 #include "hash.hpp"
 
 namespace fs = std::filesystem;
@@ -18,8 +19,9 @@ using json = nlohmann::json;
 namespace {
 
 // Bumped when LabResult or its JSON changes: older entries are then misses
-// (3: findings as records, finding.hpp, and divergence reports in parts).
-constexpr int kFormat = 3;
+// (3: findings as records, finding.hpp, and divergence reports in parts;
+// 4: a finding's source by name, finding_json.hpp).
+constexpr int kFormat = 4;
 
 json divergence_to_json(const harness::KernelDivergence& d) {
     json cells = json::array();
@@ -60,43 +62,6 @@ std::vector<harness::KernelDivergence> divergences_from_json(const json& j) {
     return out;
 }
 
-json finding_to_json(const Finding& f) {
-    return {{"source", static_cast<int>(f.source)}, {"kind", f.kind},       {"undefined", f.undefined},
-            {"tool", f.tool},                       {"check", f.check},     {"kernel", f.kernel},
-            {"function", f.function},               {"lines", f.lines},     {"launch", f.launch},
-            {"block", f.block},                     {"thread", f.thread},   {"allocation", f.allocation},
-            {"blocks", f.blocks},                   {"bytes", f.bytes},     {"allocations", f.allocations},
-            {"reports", f.reports},                 {"pairs", f.pairs},     {"hazards", f.hazards},
-            {"message", f.message}};
-}
-
-Finding finding_from_json(const json& j) {
-    Finding f;
-    const int source = j.at("source");
-    if (source < 0 || source > static_cast<int>(finding::Source::Withheld))
-        throw json::out_of_range::create(401, "a finding's source is out of range", &j);
-    f.source = static_cast<finding::Source>(source);
-    j.at("kind").get_to(f.kind);
-    j.at("undefined").get_to(f.undefined);
-    j.at("tool").get_to(f.tool);
-    j.at("check").get_to(f.check);
-    j.at("kernel").get_to(f.kernel);
-    j.at("function").get_to(f.function);
-    j.at("lines").get_to(f.lines);
-    j.at("launch").get_to(f.launch);
-    j.at("block").get_to(f.block);
-    j.at("thread").get_to(f.thread);
-    j.at("allocation").get_to(f.allocation);
-    j.at("blocks").get_to(f.blocks);
-    j.at("bytes").get_to(f.bytes);
-    j.at("allocations").get_to(f.allocations);
-    j.at("reports").get_to(f.reports);
-    j.at("pairs").get_to(f.pairs);
-    j.at("hazards").get_to(f.hazards);
-    j.at("message").get_to(f.message);
-    return f;
-}
-
 }  // namespace
 
 void to_json(json& j, const Component& c) {
@@ -120,17 +85,16 @@ std::vector<simt::Limit> limits_from_json(const json& j) {
 }
 
 json lab_to_json(const LabResult& lab) {
-    json tests = json::array(), findings = json::array(), divergence = json::array();
+    json tests = json::array(), divergence = json::array();
     for (const TestResult& t : lab.tests)
         tests.push_back({{"name", t.name}, {"lab", t.lab}, {"component", t.component}, {"score", t.score},
                          {"max_score", t.max_score}, {"status", static_cast<int>(t.status)}, {"hidden", t.hidden},
                          {"output", t.output}, {"seconds", t.seconds}});
-    for (const Finding& f : lab.findings) findings.push_back(finding_to_json(f));
     for (const DivergenceMaps& d : lab.divergence)
         divergence.push_back({{"function", d.function}, {"dataset", d.dataset}, {"mine", divergences_to_json(d.mine)},
                               {"reference", divergences_to_json(d.reference)}, {"not_scored", d.not_scored}});
     return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
-            {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", findings},
+            {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", lab.findings},
             {"divergence", divergence}, {"emulator_limits", limits_to_json(lab.emulator_limits)}};
 }
 
@@ -149,7 +113,7 @@ LabResult lab_from_json(const json& j) {
                              static_cast<Status>(status), t.at("hidden"), t.at("output"), t.at("seconds")});
     }
     lab.source = j.at("source");
-    for (const json& f : j.at("findings")) lab.findings.push_back(finding_from_json(f));
+    j.at("findings").get_to(lab.findings);
     for (const json& d : j.at("divergence"))
         lab.divergence.push_back({d.at("function"), d.at("dataset"), divergences_from_json(d.at("mine")),
                                   divergences_from_json(d.at("reference")), d.value("not_scored", "")});

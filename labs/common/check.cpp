@@ -36,6 +36,7 @@ struct Row {
     double score = 0, weight = 0;
     bool gradable = true;
     std::string how;  // one line, then detail lines
+    json fields = json::object();  // the numbers behind `how` (the divergence row's)
 };
 
 // The public datasets through the grader's rules: verdicts, and the safety
@@ -114,14 +115,16 @@ Row divergence_row(const json& targets, const json& reference, double gate, std:
     const double full = rule.at("full_within").get<double>(), zero = rule.at("zero_below").get<double>();
     double total = 0;
     const auto functions = lab_functions();
+    json parts = json::array();
     for (const LabFunction& fn : functions) {
         const Observation seen = observe(fn, input);
         bool right = seen.error.empty();
         for (const Check& c : judge(input, seen, fn.spec, true, fn.name))
             right = right && (c.ok || score::safety_rule(c.rule));
         if (!right || seen.divergence.empty()) {
-            r.how += "    " + fn.name + ": not scored: " + (right ? "no warp ran" : "wrong outputs") + " on " +
-                     datasets::describe(spec) + "\n";
+            const std::string why = right ? "no warp ran" : "wrong outputs";
+            r.how += "    " + fn.name + ": not scored: " + why + " on " + datasets::describe(spec) + "\n";
+            parts.push_back({{"function", fn.name}, {"not_scored", why}});
             continue;
         }
         const json& ref = reference.at(fn.name);
@@ -137,9 +140,12 @@ Row divergence_row(const json& targets, const json& reference, double gate, std:
         total += part;
         r.how += "    " + fn.name + ": " + score::divergence_line(got, target, datasets::describe(spec), full, zero) + "\n";
         std::string why;
-        if (const std::string cause = divergence_cause(fn.name, seen.divergence, ref_warps, &why); !cause.empty())
-            r.how += "      " + cause + ": " + why + "\n";
+        const std::string cause = divergence_cause(fn.name, seen.divergence, ref_warps, &why);
+        if (!cause.empty()) r.how += "      " + cause + ": " + why + "\n";
+        parts.push_back({{"function", fn.name}, {"efficiency", got}, {"reference", target}, {"part", part}, {"cause", cause}});
     }
+    r.fields = {{"level", total / static_cast<double>(functions.size())}, {"full_within", full}, {"zero_below", zero},
+                {"dataset", datasets::describe(spec)}, {"functions", parts}};
     r.score = r.weight * gate * total / static_cast<double>(functions.size());
     r.how = fixed(100 * total / static_cast<double>(functions.size()), 0) + "% of the reference's level (full points within " +
             fixed(full * 100, 0) + " points of it, none " + fixed(zero * 100, 0) + " points below)\n" + r.how;
@@ -201,34 +207,38 @@ Row timing_row(const json& targets, const json& reference, double gate, const st
 // One row, framed for a suite's output (shown, not tested), as if every
 // dataset were right; `row` computes it from targets.json.
 template <class RowOf>
-std::string preview(const char* what, const std::string& targets_path, RowOf row) {
+Preview preview(const char* what, const std::string& targets_path, RowOf row) {
     const std::string head = "lab " + std::string(kLab.id) + ": the grader's " + what + " target";
     try {
         const json targets = read_json(targets_path);
         const Row r = row(targets, targets.at("reference").at(kLab.id));
-        return head + " (shown, not tested; ./scan-labs check gives the whole table):\n  " + fixed(r.score, 2) + " of " +
-               fixed(r.weight, 0) + " points if every dataset is right: " + r.how;
+        json fields = {{"score", r.score}, {"points", r.weight}};
+        fields.update(r.fields);
+        return {head + " (shown, not tested; ./scan-labs check gives the whole table):\n  " + fixed(r.score, 2) + " of " +
+                    fixed(r.weight, 0) + " points if every dataset is right: " + r.how,
+                fields};
     } catch (const std::exception& e) {
-        return head + ": not shown: " + e.what() + "\n";
+        return {head + ": not shown: " + e.what() + "\n", {{"error", e.what()}}};
     }
 }
 
 }  // namespace
 
-std::string divergence_preview(const std::string& targets_path) {
-    if (!device::trace_divergence(false)) return "";
-    const std::string text = preview("divergence", targets_path, [](const json& targets, const json& reference) {
+Preview divergence_preview(const std::string& targets_path) {
+    if (!device::trace_divergence(false)) return {};
+    Preview target = preview("divergence", targets_path, [](const json& targets, const json& reference) {
         std::vector<std::string> unused;
         return divergence_row(targets, reference, 1.0, unused);
     });
     device::trace_divergence(false);
-    return text;
+    return target;
 }
 
 std::string timing_preview(const std::string& targets_path, const std::string& timing_json) {
-    return preview("timing", targets_path, [&](const json& targets, const json& reference) {
+    const Preview row = preview("timing", targets_path, [&](const json& targets, const json& reference) {
         return timing_row(targets, reference, 1.0, timing_json);
     });
+    return row.text;
 }
 
 int run_check(const std::vector<datasets::Entry>& entries, const CheckOptions& options) {

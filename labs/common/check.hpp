@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "manifest.hpp"
 
 namespace harness {
@@ -18,9 +20,19 @@ struct CheckOptions {
     bool verify = false;      // the kit's test: only the divergence run, its figures those of targets.json
 };
 
-// For the suites: the divergence row alone, a few lines ending in a newline
-// ("" off the emulator, which alone measures divergence).
-std::string divergence_preview(const std::string& targets_path);
+// A row of the table alone, for a person and as data.
+struct Preview {
+    std::string text;       // a few lines ending in a newline
+    nlohmann::json fields;  // its numbers (null where there is no row; {"error": why} where it is not shown)
+};
+
+// For the suites: the divergence row alone (text "" off the emulator, which
+// alone measures divergence). Its fields: score and points (what the row
+// would give and its weight), level (the functions' mean part of the points,
+// 0 to 1), full_within and zero_below (the rubric's, as fractions), the
+// dataset, and per function its efficiency, the reference's and its part
+// (or why it was not scored) and the likely cause of a gap ("" where none).
+Preview divergence_preview(const std::string& targets_path);
 
 // For `./scan-labs test` on a GPU: the timing row alone, from scan-bench's
 // JSON, as the grader would score it were every dataset right.

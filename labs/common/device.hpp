@@ -28,6 +28,7 @@ struct Availability {
 };
 
 Availability probe();
+const char* backend();  // "emu" or "cuda": the scan_backend this build runs on
 
 float* alloc(std::size_t count);  // count floats; nullptr for 0
 void release(float* p);

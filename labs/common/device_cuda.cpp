@@ -139,6 +139,8 @@ Availability probe() {
                       "." + std::to_string(prop.minor) + ")"};
 }
 
+const char* backend() { return "cuda"; }
+
 std::vector<finding::Finding> take_findings() { return {}; }  // the hardware reports none
 
 // nvcc predicates the labs' branches, so hardware counters cannot tell; the

@@ -25,6 +25,8 @@ Availability probe() {
     return {true, "the CPU emulator (scan_backend=emu)"};
 }
 
+const char* backend() { return "emu"; }
+
 std::vector<finding::Finding> take_findings() {
     std::vector<finding::Finding> out;
     for (auto& f : simt::take_findings()) {

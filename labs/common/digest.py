@@ -5,6 +5,8 @@ digest.py --skipped TESTLOG.json: why each lab's tests were skipped, once per
 lab (no GPU for the cuda backend, or a scan.cu the emulator cannot run), and
 why each other skipped test or TAP check was (TAP's reason, else its output's
 last line).
+digest.py --divergence TESTLOG.json: each lab's divergence target as its
+suites measured it, once per lab.
 
 Meson's --print-errorlogs prints every failed test's whole output, and a lab's
 classes fail for the same problems: a stub's lab 01 printed its two findings
@@ -14,12 +16,20 @@ and each later one by its lines per failing dataset (`  FAIL  ...`) and
 its summary of what to fix first;
 a failed test of any other suite is shown whole. Everything stays in
 meson-logs/testlog.txt and the details files the summaries name.
+
+What a lab suite's test found comes from its results file (the suite's
+--results-file, which Meson's command line for the test names:
+labs/common/results.hpp has the schema), never from its printed text: a
+test whose results file is missing (it crashed, or timed out, before writing
+it) or unreadable is shown whole, with a line that says so.
 """
 import json
+import os
 import re
 import sys
 
 BAD = ("FAIL", "TIMEOUT", "ERROR", "UNEXPECTEDPASS")
+FORMAT = 1  # the results files' format this reads (results.hpp's kFormat)
 
 
 def lab_of(test):
@@ -29,12 +39,135 @@ def lab_of(test):
     return m.group(1) if m else None
 
 
+def results_path(test):
+    """The results file the test's command names (--results-file), or None."""
+    command = test.get("command") or []
+    for i, arg in enumerate(command[:-1]):
+        if arg == "--results-file":
+            return command[i + 1]
+    return None
+
+
+def read_results(test):
+    """(results, None), or (None, why there are none) for a test that names a
+    results file; (None, None) for one that names none."""
+    path = results_path(test)
+    if path is None:
+        return None, None
+    try:
+        # One left from an earlier run (the program died before it removed it)
+        # is not this run's. Kernels stamp files with a coarse clock: a second's slack.
+        if "starttime" in test and os.path.getmtime(path) < test["starttime"] - 1:
+            return None, "its results file %s is from an earlier run" % path
+        with open(path, encoding="utf-8", errors="replace") as f:
+            results = json.load(f)
+    except FileNotFoundError:
+        return None, "its results file %s is missing: the test ended before writing it" % path
+    except (OSError, ValueError) as e:
+        return None, "its results file %s cannot be read: %s" % (path, e)
+    if not isinstance(results, dict) or results.get("format") != FORMAT:
+        return None, "its results file %s is not of format %d" % (path, FORMAT)
+    return results, None
+
+
+def plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def fail_lines(results):
+    """The failing datasets' lines, as the suite prints them."""
+    lines = []
+    for d in results["datasets"]:
+        if d["verdict"] != "fail":
+            continue
+        briefs = []
+        for p in d["problems"]:
+            if p["brief"] not in briefs:
+                briefs.append(p["brief"])
+        lines.append("  FAIL  %s on %s: %s" % (d["function"], d["dataset"], "; ".join(briefs)))
+    return lines
+
+
+def fix_first_lines(results):
+    """What to fix first, as the suite prints it (triage.cpp), except that
+    its problems are shown in full in the lab's first failed test."""
+    fix = results.get("fix_first") or {"runs": [], "items": []}
+    runs = fix["runs"]
+    if not any(r["failed"] for r in runs):
+        return []
+    problems = [i for i in fix["items"] if i["kind"] == "problem"]
+    failing = ", ".join(("%s on " % r["function"] if len(runs) > 1 else "on ") + "%d of %s"
+                        % (r["failed"], plural(r["datasets"], "dataset")) for r in runs)
+    lines = ["What to fix first: %s (%s)%s in full in this lab's first failed test"
+             % (plural(len(problems), "distinct problem"), failing, ", shown" if len(problems) == 1 else ", each shown")]
+    for number, item in enumerate(fix["items"], 1):
+        lines.append("  %d. %s: %s" % (number, item["severity"], item["title"]))
+        if item["kind"] == "problem":
+            lines.append("     " + ("first seen: %s; same finding on %s" % (item["first"], plural(item["datasets"] - 1, "more dataset"))
+                                    if item["datasets"] > 1 else "seen once: " + item["first"]))
+    severities = {i["severity"] for i in fix["items"]}
+    if {"undefined behaviour", "wrong result"} <= severities:
+        lines.append("Undefined behaviour first: while it is there the values are a matter of chance, and fixing it may "
+                     "fix them.")
+    details, printed = results["details_file"], results["details_printed"]
+    if details:
+        lines.append("Every finding of every dataset: " + details + ("" if printed else " (or run again with --details)"))
+    elif not printed:
+        lines.append("Every finding of every dataset: run again with --details")
+    return lines
+
+
+def later_failure(results):
+    """A later failed test of a lab: its failing datasets' lines and what to
+    fix first, or None where no dataset failed (it is shown whole)."""
+    try:
+        fails = fail_lines(results)
+        return "\n".join(fails + fix_first_lines(results)) if fails else None
+    except (KeyError, TypeError, AttributeError) as e:
+        raise ValueError("a field is missing or of another type (%s: %s)" % (type(e).__name__, e))
+
+
+def failed(tests):
+    seen = set()
+    for test in tests:
+        if test.get("result") not in BAD:
+            continue
+        name = test.get("name", "?")
+        out = (test.get("stdout") or "").rstrip("\n")
+        lab = lab_of(test)
+        results, missing = read_results(test) if lab is not None else (None, None)
+        print("=== %s: %s" % (name, test["result"]))
+        if missing:
+            print("(no results from this test: %s; its whole output follows)" % missing)
+        if lab is None or lab not in seen or missing:
+            print(out)
+            if lab is not None:
+                seen.add(lab)
+        else:
+            short = None
+            if results is not None:
+                try:
+                    short = later_failure(results)
+                except ValueError as e:
+                    print("(no results from this test: its results file %s cannot be read: %s; its whole output follows)"
+                          % (results_path(test), e))
+            print(short if short is not None else out)
+            print("(all of its output: build/meson-logs/testlog.txt)")
+        print()
+    return 0
+
+
 def passed_labs(tests):
+    """A lab passed where Meson says each of its tests did and each results file agrees."""
     verdicts = {}
     for test in tests:
         lab = lab_of(test)
         if lab is not None:
-            verdicts.setdefault(lab, []).append(test.get("result") == "OK")
+            ok = test.get("result") == "OK"
+            if ok and results_path(test) is not None:
+                results, _ = read_results(test)
+                ok = results is not None and results.get("result") == "pass"
+            verdicts.setdefault(lab, []).append(ok)
     print(" ".join(lab for lab, ok in sorted(verdicts.items()) if all(ok)))
     return 0
 
@@ -66,41 +199,35 @@ def skipped(tests):
             print("skipped: %s: %s" % (test.get("name", "?"), reason[len("SKIP: "):] if reason.startswith("SKIP: ") else reason))
             continue
         shown.add(lab)
-        reason = text[len("SKIP: "):] if text.startswith("SKIP: ") else text
+        results, _ = read_results(test)
+        if results is not None and results.get("result") == "skip" and isinstance(results.get("why"), str):
+            reason = results["why"].rstrip()
+        else:  # no results file: what it printed
+            reason = text[len("SKIP: "):] if text.startswith("SKIP: ") else text
         print("lab %s: its tests were skipped: %s" % (lab, reason))
+    return 0
+
+
+def divergence(tests):
+    """Each lab's divergence target, once: its suites' tests each measured it."""
+    shown = set()
+    for test in tests:
+        if lab_of(test) is None:
+            continue
+        results, _ = read_results(test)
+        target = results.get("divergence_target") if results else None
+        text = target.get("text") if isinstance(target, dict) else None
+        if isinstance(text, str) and text and text not in shown:
+            shown.add(text)
+            print(text, end="" if text.endswith("\n") else "\n")
     return 0
 
 
 def main():
     args = sys.argv[1:]
     tests = [json.loads(line) for line in open(args[-1]) if line.strip()]
-    if args[0] == "--passed-labs":
-        return passed_labs(tests)
-    if args[0] == "--skipped":
-        return skipped(tests)
-    seen = set()
-    for test in tests:
-        if test.get("result") not in BAD:
-            continue
-        name = test.get("name", "?")
-        out = (test.get("stdout") or "").rstrip("\n")
-        lab = lab_of(test)
-        print("=== %s: %s" % (name, test["result"]))
-        if lab is None or lab not in seen:
-            print(out)
-            if lab is not None:
-                seen.add(lab)
-        else:
-            lines = out.split("\n")
-            fails = [l for l in lines if l.startswith("  FAIL  ")]
-            start = next((i for i, l in enumerate(lines) if l.startswith("What to fix first")), None)
-            summary = [] if start is None else [l for l in lines[start:] if not l.startswith(("[doctest]", "====="))]
-            summary = [l.replace("shown in full above at its first dataset", "shown in full in this lab's first failed test")
-                       for l in summary]
-            print("\n".join(fails + summary) if fails else out)
-            print("(all of its output: build/meson-logs/testlog.txt)")
-        print()
-    return 0
+    mode = {"--passed-labs": passed_labs, "--skipped": skipped, "--divergence": divergence}.get(args[0], failed)
+    return mode(tests)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include "generator.hpp"
 #include "observe.hpp"
 #include "lab_reporter.hpp"
+#include "results.hpp"
 #include "triage.hpp"
 
 namespace harness {
@@ -29,6 +30,7 @@ bool g_details = false;      // --details: every failed check of every dataset i
 std::string g_details_path;  // --details-file: every check of every dataset in full, written there
 std::ofstream g_details_file;
 Triage g_triage;
+results::Recorder g_results;  // --results-file
 
 // Integer values small enough that every partial sum is exact in float32.
 bool exact_values(const std::vector<float>& values) {
@@ -87,8 +89,11 @@ void write_details(const std::string& what, const std::vector<Check>& checks) {
     g_details_file << (ok ? "  ok    " : "  FAIL  ") << what << "\n" << failed << std::flush;
 }
 
-// Runs one dataset; returns false when the device is no longer usable.
-bool check_dataset(const LabFunction& fn, const std::string& dataset, const std::vector<float>& in, bool exact) {
+// Runs one dataset, the manifest's `entry` or (null) the --input values;
+// returns false when the device is no longer usable.
+bool check_dataset(const LabFunction& fn, const std::string& dataset, const datasets::Entry* entry) {
+    const std::vector<float> in = entry ? datasets::generate(entry->spec) : *g_values;
+    const bool exact = entry ? datasets::is_exact(entry->spec.dist) : exact_values(*g_values);
     const std::string name = fn.name + " on " + dataset;
     const std::string what = name + " (" + datasets::describe(fn.spec) + ")";
     // A failure's first line names the function and the dataset
@@ -99,6 +104,7 @@ bool check_dataset(const LabFunction& fn, const std::string& dataset, const std:
     const std::vector<Problem> problems = problems_of(checks, seen, fn.name);
     const std::vector<Problem> fresh = g_triage.add(fn.name, dataset, problems);
     write_details(what, checks);
+    g_results.dataset(fn.name, dataset, entry, in.size(), checks, seen, problems);
     std::set<std::string> shown;  // the keys of the problems shown in full here
     for (const Check& c : checks) {
         if (c.ok) {
@@ -159,13 +165,11 @@ void check_function(const LabFunction& fn) {
         return;
     }
     if (g_values) {
-        g_device_lost = !check_dataset(fn, "the --input values n=" + std::to_string(g_values->size()), *g_values,
-                                       exact_values(*g_values));
+        g_device_lost = !check_dataset(fn, "the --input values n=" + std::to_string(g_values->size()), nullptr);
         return;
     }
     for (const auto& entry : g_selected)
-        if (!check_dataset(fn, entry.cls + " dataset " + datasets::describe(entry.spec), datasets::generate(entry.spec),
-                           datasets::is_exact(entry.spec.dist))) {
+        if (!check_dataset(fn, entry.cls + " dataset " + datasets::describe(entry.spec), &entry)) {
             g_device_lost = true;
             return;
         }
@@ -186,23 +190,44 @@ void show_details(bool print, const std::string& file, const std::string& header
         g_details_file << header << "every check of every dataset, each failed one in full:\n" << std::flush;
 }
 
-void use_values(std::vector<float> values) { g_values = std::move(values); }
-
-void show_divergence_target_always() { g_target_always = true; }
-
 TEST_CASE("the lab's functions on the selected datasets") {
     for (const LabFunction& fn : lab_functions()) check_function(fn);
+    // The datasets a lost device left untested go into the results file too:
+    // those after the ones it has, in the order they would have run.
+    if (g_device_lost && !g_values) {
+        const std::size_t tested = g_results.datasets();
+        std::size_t run = 0;
+        for (const LabFunction& fn : lab_functions())
+            for (const auto& entry : g_selected)
+                if (run++ >= tested)
+                    g_results.not_tested(fn.name, entry.cls + " dataset " + datasets::describe(entry.spec), entry,
+                                         "not run: the device context was lost by an earlier error in this run");
+    }
     // Shown, not tested: `meson test` stays a verdict on correctness. Where a
     // dataset failed only with --divergence: a failing run's output is about
     // its failures.
-    if (!g_values && !g_device_lost && (g_target_always || !g_triage.failed()))
-        std::printf("%s", divergence_preview(LAB_TARGETS).c_str());
+    if (!g_values && !g_device_lost && (g_target_always || !g_triage.failed())) {
+        const Preview target = divergence_preview(LAB_TARGETS);
+        std::printf("%s", target.text.c_str());
+        g_results.divergence_target(target);
+    }
     // After the summary, where every finding of every dataset is (nothing more with --details: they are above).
     std::string details = g_details ? "" : "Every finding of every dataset: run again with --details";
     if (g_details_file.is_open())
         details = "Every finding of every dataset: " + g_details_path +
                   (g_details ? "" : " (or run again with --details)");
     std::printf("%s", g_triage.summary(details).c_str());
+    g_results.fix_first(g_triage);
+}
+
+void use_values(std::vector<float> values) { g_values = std::move(values); }
+
+void show_divergence_target_always() { g_target_always = true; }
+
+void results_file(const std::string& path, const std::string& cls) { g_results.open(path, cls); }
+
+void write_results(int status, const std::string& device, const std::string& why) {
+    g_results.write(status, device, why, g_details_file.is_open() ? g_details_path : "", g_details);
 }
 
 }  // namespace harness

@@ -21,6 +21,14 @@ void select(std::vector<datasets::Entry> entries);
 // after `header`.
 void show_details(bool print, const std::string& file, const std::string& header);
 
+// --results-file: the run's results, as data, go to `path` (results.hpp)
+// when write_results is called; an earlier file there is removed now. `cls`:
+// the class chosen (--class), "" for every class.
+void results_file(const std::string& path, const std::string& cls);
+// Writes the results file (nothing without one): `status` the exit status,
+// `device` the device the run used, `why` the reason for a skip.
+void write_results(int status, const std::string& device, const std::string& why = "");
+
 // Instead of the manifest's datasets, run on these values (--input).
 void use_values(std::vector<float> values);
 

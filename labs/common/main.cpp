@@ -51,6 +51,10 @@ constexpr const char* kHelp = R"(lab suite options (the others are doctest's, se
   --details-file F also write every check of every dataset, each failed one
                    in full, to the file F (meson test writes
                    meson-logs/labNN-CLASS.details.txt)
+  --results-file F also write the run's verdicts, as data, to the file F
+                   (JSON, labs/common/results.hpp; meson test writes
+                   meson-logs/labNN-CLASS.results.json, which ./scan-labs
+                   test reads)
   --divergence     print each kernel's SIMT divergence per dataset (a barrier
                    interval's line once, at the first dataset that shows it),
                    then the lab's divergence target, even where datasets
@@ -96,7 +100,7 @@ bool parse_values(const std::string& text, std::vector<float>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string manifest = harness::kLab.manifest, cls, input, trace, block_order, details_file;
+    std::string manifest = harness::kLab.manifest, cls, input, trace, block_order, details_file, results_file;
     bool have_input = false;
     bool list = false, divergence = false, check = false, details = false;
     std::string timing_preview;  // scan-bench's JSON
@@ -105,7 +109,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if ((arg == "--class" || arg == "--manifest" || arg == "--input" || arg == "--trace" || arg == "--block-order" ||
-             arg == "--timing" || arg == "--details-file" || arg == "--timing-preview") &&
+             arg == "--timing" || arg == "--details-file" || arg == "--results-file" || arg == "--timing-preview") &&
             i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n%s", arg.c_str(), kHelp);
             return kUsage;
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
         else if (arg == "--divergence") divergence = true;
         else if (arg == "--details") details = true;
         else if (arg == "--details-file") details_file = argv[++i];
+        else if (arg == "--results-file") results_file = argv[++i];
         else if (arg == "--input") {
             input = argv[++i];
             have_input = true;
@@ -130,6 +135,7 @@ int main(int argc, char** argv) {
             rest.push_back(argv[i]);
         }
     }
+    harness::results_file(results_file, cls);  // (an earlier run's removed: an error below leaves none)
 
     std::vector<datasets::Entry> entries;
     try {
@@ -159,6 +165,7 @@ int main(int argc, char** argv) {
     const device::Availability dev = device::probe();
     if (!dev.usable) {
         std::printf("SKIP: %s\n", dev.description.c_str());
+        harness::write_results(kSkip, "", dev.description);
         return kSkip;
     }
     harness::configure_device();
@@ -221,12 +228,13 @@ int main(int argc, char** argv) {
         return false;
     };
     if (std::none_of(rest.begin(), rest.end(), picks_reporter)) context.setOption("reporters", "lab");
-    const int status = context.run();
+    int status = context.run();
     // A misspelt array or a block the grid lacks printed nothing: an error
     // listing what there is, not a silent pass.
     if (const std::string unmatched = device::shared_trace_unmatched(); !trace.empty() && !unmatched.empty()) {
         std::fprintf(stderr, "--trace %s: %s\n", trace.c_str(), unmatched.c_str());
-        return kUsage;
+        status = kUsage;
     }
+    if (!context.shouldExit()) harness::write_results(status, dev.description);  // (not after --help and the like)
     return status;
 }

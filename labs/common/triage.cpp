@@ -138,12 +138,12 @@ std::string fail_line(const std::string& dataset, const std::vector<Problem>& pr
 }
 
 bool Triage::failed() const {
-    return std::any_of(runs_.begin(), runs_.end(), [](const Runs& r) { return r.failed > 0; });
+    return std::any_of(runs_.begin(), runs_.end(), [](const FunctionRuns& r) { return r.failed > 0; });
 }
 
 std::vector<Problem> Triage::add(const std::string& function, const std::string& dataset,
                                  const std::vector<Problem>& problems) {
-    auto runs = std::find_if(runs_.begin(), runs_.end(), [&](const Runs& r) { return r.function == function; });
+    auto runs = std::find_if(runs_.begin(), runs_.end(), [&](const FunctionRuns& r) { return r.function == function; });
     if (runs == runs_.end()) runs = runs_.insert(runs_.end(), {function});
     ++runs->datasets;
     runs->failed += !problems.empty();
@@ -187,12 +187,27 @@ void Triage::add_divergence(const std::string& function, const std::string& data
     }
 }
 
-std::string Triage::summary(const std::string& details) const {
-    if (!failed()) return "";
+std::vector<FixFirstItem> Triage::fix_first() const {
     std::vector<const Seen*> order;
     for (const auto& s : problems_) order.push_back(&s);
     std::stable_sort(order.begin(), order.end(),
                      [](const Seen* a, const Seen* b) { return a->problem.severity < b->problem.severity; });
+    std::vector<FixFirstItem> items;
+    for (const Seen* s : order)
+        items.push_back({s->problem.severity, s->problem.key, s->problem.title, s->first, s->datasets, "", 1});
+    for (const auto& d : divergence_) {
+        char percent[16];
+        std::snprintf(percent, sizeof percent, "%.1f%%", 100 * d.lowest);
+        items.push_back({Severity::Note, "",
+                         "kernel " + d.kernel + " diverges: SIMT efficiency " + percent + " at the lowest, on " + d.run +
+                             " (the grader scores it against the reference's)",
+                         d.run, 0, d.kernel, d.lowest});
+    }
+    return items;
+}
+
+std::string Triage::summary(const std::string& details) const {
+    if (!failed()) return "";
     // "on 19 of 20 datasets", or per function where the lab has more than one
     std::string failing;
     for (const auto& r : runs_)
@@ -203,22 +218,16 @@ std::string Triage::summary(const std::string& details) const {
                       " in full above at its first dataset\n";
     std::size_t number = 0;
     bool undefined = false, wrong = false;
-    for (const Seen* s : order) {
-        undefined = undefined || s->problem.severity == Severity::UndefinedBehaviour;
-        wrong = wrong || s->problem.severity == Severity::WrongResult;
-        out += "  " + std::to_string(++number) + ". " + label(s->problem.severity) + ": " + s->problem.title +
-               "\n     " +
-               (s->datasets > 1
-                    ? "first seen: " + s->first + "; same finding on " + plural(s->datasets - 1, "more dataset")
-                    : "seen once: " + s->first) +
+    for (const FixFirstItem& item : fix_first()) {
+        undefined = undefined || item.severity == Severity::UndefinedBehaviour;
+        wrong = wrong || item.severity == Severity::WrongResult;
+        out += "  " + std::to_string(++number) + ". " + label(item.severity) + ": " + item.title + "\n";
+        if (item.key.empty()) continue;  // a divergence note: its line says it all
+        out += "     " +
+               (item.datasets > 1
+                    ? "first seen: " + item.first + "; same finding on " + plural(item.datasets - 1, "more dataset")
+                    : "seen once: " + item.first) +
                "\n";
-    }
-    for (const auto& d : divergence_) {
-        char percent[16];
-        std::snprintf(percent, sizeof percent, "%.1f%%", 100 * d.lowest);
-        out += "  " + std::to_string(++number) + ". " + label(Severity::Note) + ": kernel " + d.kernel +
-               " diverges: SIMT efficiency " + percent + " at the lowest, on " + d.run +
-               " (the grader scores it against the reference's)\n";
     }
     if (undefined && wrong)
         out +=

@@ -44,6 +44,24 @@ std::string finding_key(const finding::Finding& finding);
 // A failing dataset's line, without the leading "  FAIL  ".
 std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems);
 
+// One item of what to fix first: a distinct problem, or a kernel's SIMT
+// divergence (a note; --divergence).
+struct FixFirstItem {
+    Severity severity = Severity::WrongResult;
+    std::string key;    // the problem's key; "" for a divergence note
+    std::string title;  // one line naming it
+    std::string first;  // the first run that showed it, "FUNCTION on DATASET" (a note: its run of the lowest efficiency)
+    std::size_t datasets = 0;  // on how many datasets it showed (a note: 0)
+    std::string kernel;        // a note's kernel and its lowest SIMT efficiency
+    double lowest = 1;
+};
+
+// How many datasets a function ran on and failed.
+struct FunctionRuns {
+    std::string function;
+    std::size_t datasets = 0, failed = 0;
+};
+
 // The problems of a run's datasets, in the order they were added.
 class Triage {
 public:
@@ -59,10 +77,15 @@ public:
     bool failed() const;
     std::size_t distinct() const { return problems_.size(); }
 
-    // What to fix first: each distinct problem once, undefined behaviour
-    // first, then wrong results, then notes, with its first dataset and on
-    // how many more it showed; `details` (a line) says where every finding of
-    // every dataset is. Empty when every dataset passed.
+    // What to fix first, as data: each distinct problem once, undefined
+    // behaviour first, then wrong results, then the divergence notes.
+    std::vector<FixFirstItem> fix_first() const;
+    const std::vector<FunctionRuns>& runs() const { return runs_; }
+
+    // What to fix first, for a person: fix_first()'s items, each problem with
+    // its first dataset and on how many more it showed; `details` (a line)
+    // says where every finding of every dataset is. Empty when every dataset
+    // passed.
     std::string summary(const std::string& details) const;
 
 private:
@@ -75,13 +98,9 @@ private:
         std::string kernel, run;  // the run of the lowest efficiency
         double lowest = 1;
     };
-    struct Runs {
-        std::string function;
-        std::size_t datasets = 0, failed = 0;
-    };
     std::vector<Seen> problems_;
     std::vector<Divergence> divergence_;
-    std::vector<Runs> runs_;  // per function
+    std::vector<FunctionRuns> runs_;  // per function
 };
 
 }  // namespace harness

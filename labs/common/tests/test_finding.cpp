@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "finding.hpp"
+#include "finding_json.hpp"
 #include "observation.hpp"
 #include "score.hpp"
 #include "triage.hpp"
@@ -197,6 +198,27 @@ TEST_CASE("the sentences are today's: the emulator's, the harness's leak, comput
     CHECK(finding::sentence(racecheck) == "data race on shared memory: a read at scan.cu:25 (compute-sanitizer racecheck on scan)");
     CHECK(finding::sentence(finding::withheld(racecheck, "hidden dataset 2 of lab 01")) ==
           "race finding on hidden dataset 2 of lab 01 (details shown after grades are published)");
+}
+
+TEST_CASE("a finding as JSON: each field under its name, the source by name, and back (finding_json.hpp)") {
+    Finding race = emulated("data race on shared memory", "(3,0,0)", "a read at scan.cu:25", {"scan.cu:25", "scan.cu:24"}, 4);
+    const nlohmann::json j = race;
+    CHECK(j.at("source") == "emulator");
+    CHECK(j.at("check") == "data race on shared memory");
+    CHECK(j.at("lines") == nlohmann::json({"scan.cu:25", "scan.cu:24"}));
+    CHECK(j.at("blocks") == 4);
+    CHECK(j.size() == 19);  // every field of finding.hpp's record
+    for (const Finding& f : {race, finding::leak(8, 1, "hierarchical_scan"),
+                             sanitized("racecheck", "race", false, "data race on shared memory", "m", {"scan.cu:25"}, 4),
+                             finding::withheld(race, "hidden dataset 2 of lab 01")})
+        CHECK(nlohmann::json(f).get<Finding>() == f);
+    CHECK(nlohmann::json(finding::leak(8, 1, "scan")).at("source") == "harness");
+    nlohmann::json unknown = j;
+    unknown["source"] = "gpu";
+    CHECK_THROWS_AS(unknown.get<Finding>(), nlohmann::json::exception);
+    unknown = j;
+    unknown.erase("message");
+    CHECK_THROWS_AS(unknown.get<Finding>(), nlohmann::json::exception);
 }
 
 TEST_CASE("the emulator's checks by the rubric's category, and which leave the values proving nothing") {
