@@ -59,12 +59,13 @@ std::vector<Run> read_plan(const std::string& path) {
 }
 
 std::vector<float> read_input(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    const std::string bytes(std::istreambuf_iterator<char>(file), {});
-    if (!file.is_open() || bytes.size() % sizeof(float) != 0)
+    std::ifstream file(path, std::ios::binary | std::ios::ate);  // read whole, in one call (40 MB for 10^7 elements)
+    const std::streamoff size = file.is_open() ? static_cast<std::streamoff>(file.tellg()) : -1;
+    if (size < 0 || size % static_cast<std::streamoff>(sizeof(float)) != 0)
         throw std::runtime_error("cannot read " + path + " as float32 values");
-    std::vector<float> values(bytes.size() / sizeof(float));
-    std::memcpy(values.data(), bytes.data(), bytes.size());
+    std::vector<float> values(static_cast<std::size_t>(size) / sizeof(float));
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(values.data()), size)) throw std::runtime_error("cannot read " + path + " as float32 values");
     return values;
 }
 
