@@ -118,7 +118,11 @@ void simt::format_element(long long v, char* out, std::size_t size) { std::snpri
 void simt::format_element(unsigned long long v, char* out, std::size_t size) { std::snprintf(out, size, "%llu", v); }
 
 void simt::set_trace(const std::string& array, unsigned block, std::size_t elements) {
-    simt::detail::g_trace = {true, array, block, elements, ""};
+    simt::detail::g_trace = {};
+    simt::detail::g_trace.on = true;
+    simt::detail::g_trace.array = array;
+    simt::detail::g_trace.block = block;
+    simt::detail::g_trace.elements = elements;
 }
 
 void simt::clear_trace() { simt::detail::g_trace = {}; }
