@@ -78,6 +78,11 @@ public:
                          const std::vector<float>& input) = 0;
     // One function's timing on the GPU, the GPU held alone by the caller.
     virtual TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) = 0;
+    // Brings the reference's builds that the labs' divergence and timing use
+    // up to date ahead of them, alongside the submission's builds and runs (a
+    // first grading in a work folder builds them); errors are left for those
+    // phases to meet and report.
+    virtual void prepare_reference(const std::vector<const catalog::Lab*>& labs) { (void)labs; }
 };
 
 // One grading slot (a batch worker owns one): its executor, and the GPU it

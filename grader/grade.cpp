@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <regex>
+#include <thread>
 
 #include "files.hpp"
 #include "pipeline.hpp"
@@ -234,6 +235,18 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         }
         states.push_back(std::move(state));
     }
+    // The reference's builds for divergence and timing, made alongside (on a
+    // first grading in a work folder they were half a minute inside each of
+    // those phases); joined before grade() returns, whatever it returns with.
+    std::vector<const catalog::Lab*> to_prepare;
+    for (const auto& [lab, file] : to_build) to_prepare.push_back(lab);
+    struct Joined {
+        std::thread thread;
+        ~Joined() {
+            if (thread.joinable()) thread.join();
+        }
+    } prepare;
+    if (!to_prepare.empty()) prepare.thread = std::thread([&slot, to_prepare] { slot.exec->prepare_reference(to_prepare); });
     if (!to_build.empty()) progress("building " + std::to_string(to_build.size()) + " lab(s) on " + backend_names(ctx));
     std::vector<std::vector<BuildResult>> builds(ctx.backends.size());
     run_tasks(ctx.backends.size(), static_cast<unsigned>(ctx.backends.size()), [&](std::size_t w) {

@@ -206,6 +206,22 @@ Run ProcessExecutor::sanitize(const std::string& tool, const catalog::Lab& lab, 
     return run_runner(scratch, name("s"), program, function, input, ctx_.rubric.sanitizer_timeout_s, true);
 }
 
+void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& labs) {
+    std::vector<std::pair<std::string, std::string>> targets;  // backend, target: those of the phases below
+    for (const auto& backend : ctx_.backends) {
+        if (backend == "cuda") targets.push_back({backend, "bench/scan-bench"});
+        for (const catalog::Lab* lab : labs)
+            targets.push_back({backend, "labs/" + lab->suite + (backend == "cuda" ? "-scan.so" : "-run")});
+    }
+    for (const auto& [backend, target] : targets) {
+        if (stopping()) return;
+        try {
+            reference_build(ctx_.work, ctx_.kit, backend, target, ctx_.rubric.build_timeout_s);
+        } catch (const std::exception&) {
+        }
+    }
+}
+
 // scan-bench from the reference's build loads both builds' modules and
 // alternates them in one process (bench/README.md), with CUB's scan and a
 // copy in the same rounds for the HTML report's chart.

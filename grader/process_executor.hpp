@@ -32,6 +32,7 @@ public:
     Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
                  const std::vector<float>& input) override;
     TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) override;
+    void prepare_reference(const std::vector<const catalog::Lab*>& labs) override;
 
 private:
     Workspace* workspace(const std::string& backend) const;
