@@ -15,6 +15,13 @@ namespace grader {
 
 namespace {
 
+// The reference's build targets: its emulator runner (divergence), its
+// module and scan-bench (timing), as prepare_reference makes them ahead.
+const char* const kBench = "bench/scan-bench";
+std::string reference_target(const catalog::Lab& lab, const std::string& backend) {
+    return "labs/" + lab.suite + (backend == "cuda" ? "-scan.so" : "-run");
+}
+
 void write_input(const std::string& path, const std::vector<float>& values) {
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
@@ -130,7 +137,7 @@ Run ProcessExecutor::reference_divergence(const catalog::Lab& lab, const catalog
                                           const datasets::Spec& spec, const std::vector<float>& input) {
     static std::mutex mutex;  // batch workers share one cache
     const std::string runner =
-        reference_build(ctx_.work, ctx_.kit, "emu", "labs/" + lab.suite + "-run", ctx_.rubric.build_timeout_s);
+        reference_build(ctx_.work, ctx_.kit, "emu", reference_target(lab, "emu"), ctx_.rubric.build_timeout_s);
     std::lock_guard<std::mutex> lock(mutex);
     const std::string dir = ctx_.work + "/reference-emu/divergence";
     const std::string cached = dir + "/" + lab.suite + "-" + fn.name + "-" + std::to_string(spec.n) + "-" +
@@ -209,9 +216,8 @@ Run ProcessExecutor::sanitize(const std::string& tool, const catalog::Lab& lab, 
 void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& labs) {
     std::vector<std::pair<std::string, std::string>> targets;  // backend, target: those of the phases below
     for (const auto& backend : ctx_.backends) {
-        if (backend == "cuda") targets.push_back({backend, "bench/scan-bench"});
-        for (const catalog::Lab* lab : labs)
-            targets.push_back({backend, "labs/" + lab->suite + (backend == "cuda" ? "-scan.so" : "-run")});
+        if (backend == "cuda") targets.push_back({backend, kBench});
+        for (const catalog::Lab* lab : labs) targets.push_back({backend, reference_target(*lab, backend)});
     }
     for (const auto& [backend, target] : targets) {
         if (stopping()) return;
@@ -228,9 +234,9 @@ void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& 
 TimingRun ProcessExecutor::time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) {
     const Rubric& rubric = ctx_.rubric;
     const Workspace& cuda = *workspace("cuda");
-    const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", "bench/scan-bench", rubric.build_timeout_s);
+    const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, rubric.build_timeout_s);
     const std::string reference =
-        reference_build(ctx_.work, ctx_.kit, "cuda", "labs/" + lab.suite + "-scan.so", rubric.build_timeout_s);
+        reference_build(ctx_.work, ctx_.kit, "cuda", reference_target(lab, "cuda"), rubric.build_timeout_s);
     const std::string scratch = cuda.scratch();
     const std::string json_path = scratch + "/timing-" + lab.suite + "-" + fn.name + ".json";
     const std::string seen_path = scratch + "/timing-" + lab.suite + "-" + fn.name + ".bin";
