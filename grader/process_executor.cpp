@@ -139,7 +139,7 @@ Run ProcessExecutor::reference_divergence(const catalog::Lab& lab, const catalog
     const std::string runner =
         reference_build(ctx_.work, ctx_.kit, "emu", reference_target(lab, "emu"), ctx_.rubric.build_timeout_s);
     std::lock_guard<std::mutex> lock(mutex);
-    const std::string dir = ctx_.work + "/reference-emu/divergence";
+    const std::string dir = ctx_.work + "/reference-divergence";
     const std::string cached = dir + "/" + lab.suite + "-" + fn.name + "-" + std::to_string(spec.n) + "-" +
                                std::to_string(spec.seed) + ".obs";
     std::error_code ec;

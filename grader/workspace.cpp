@@ -44,11 +44,8 @@ bool names_a_cause(const std::string& line) {
     return false;
 }
 
-// "W/kit/" -> "W/build/../kit/": how the debug information names a source.
-std::string through_build(const std::string& prefix) {
-    const fs::path p = fs::path(prefix).parent_path();  // W/kit
-    return (p.parent_path() / "build" / ".." / p.filename()).string() + "/";
-}
+// "W/kit/" -> "W/kit/build/../": how the debug information names a source.
+std::string through_build(const std::string& prefix) { return prefix + "build/../"; }
 
 }  // namespace
 
@@ -58,10 +55,10 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
     std::string line, out;
     int kept = 0;
     for (bool in_error = false; std::getline(in, line) && kept < 12;) {
-        // The linker names sources through the build folder (build/../kit/labs/...),
+        // The linker names sources through the build folder (kit/build/../labs/...),
         // and an object from the shared compiler cache through the build folder
-        // of the work folder that compiled it first.
-        static const std::regex cached_build(R"((/[^\s:'"`]+)?/build/\.\./kit/)");
+        // of the kit copy that compiled it first (build/ or build-<backend>/).
+        static const std::regex cached_build(R"((/[^\s:'"`]+)?/build(-[a-z]+)?/\.\./)");
         for (const std::string& cut : {through_build(prefix), prefix})
             for (std::size_t at; (at = line.find(cut)) != std::string::npos;) line.erase(at, cut.size());
         line = std::regex_replace(line, cached_build, "");
@@ -134,20 +131,21 @@ std::vector<std::string> setup_args(const std::string& build, const std::string&
 Workspace::Workspace(std::string dir, std::string kit, std::string backend, double timeout_s)
     : dir_(std::move(dir)), kit_(std::move(kit)), backend_(std::move(backend)), timeout_s_(timeout_s) {}
 
-std::string Workspace::runner(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-run"; }
-std::string Workspace::module(const catalog::Lab& lab) const { return dir_ + "/build/labs/" + lab.suite + "-scan.so"; }
+std::string Workspace::runner(const catalog::Lab& lab) const { return build_dir() + "/labs/" + lab.suite + "-run"; }
+std::string Workspace::module(const catalog::Lab& lab) const { return build_dir() + "/labs/" + lab.suite + "-scan.so"; }
 
 void Workspace::configure(const Sandbox& sandbox) {
     // A workspace left by an earlier run is brought up to date, not rebuilt.
     fs::create_directories(scratch());
     copy_kit(kit_, dir_ + "/kit");
-    if (fs::exists(dir_ + "/build/build.ninja")) {
+    if (fs::exists(build_dir() + "/build.ninja")) {
         configured_ = true;
         return;
     }
-    fs::remove_all(dir_ + "/build");
+    fs::remove_all(build_dir());
+    fs::remove_all(dir_ + "/build");  // where an older grader built
     // Nothing of the student's is in the build yet: a failure here is the kit's or the machine's.
-    const Outcome o = build_step(setup_args(dir_ + "/build", dir_ + "/kit", backend_, "stub"), dir_, {dir_}, timeout_s_, sandbox);
+    const Outcome o = build_step(setup_args(build_dir(), dir_ + "/kit", backend_, "stub"), dir_, {dir_}, timeout_s_, sandbox);
     if (!o.ok())
         throw std::runtime_error("the kit does not configure for " + backend_ + " (meson setup " + o.describe() + "):\n" +
                                  first_errors(o.output, dir_ + "/kit/"));
@@ -163,7 +161,7 @@ std::vector<std::string> Workspace::targets(const catalog::Lab& lab) const {
 std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
                                           const Sandbox& sandbox) {
     if (!configured_) configure(sandbox);
-    std::vector<std::string> command = {"ninja", "-C", dir_ + "/build", "-k", "0"};
+    std::vector<std::string> command = {"ninja", "-C", build_dir(), "-k", "0"};
     for (const auto& [lab, file] : labs) {
         const fs::path folder = dir_ + "/kit/labs/" + lab->id;
         for (const std::string& old : headers_[lab->id]) fs::remove(folder / old);
@@ -181,7 +179,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         if (!r.ok && o.timed_out) r.errors = "the build " + o.describe() + "\n";
         else if (!r.ok) {
             // The log mixes every lab's compiler output: this lab's own errors come from building it alone.
-            std::vector<std::string> alone = {"ninja", "-C", dir_ + "/build"};
+            std::vector<std::string> alone = {"ninja", "-C", build_dir()};
             for (const auto& t : targets(*lab)) alone.push_back(t);
             const Outcome mine = labs.size() > 1 ? build_step(alone, dir_, {dir_}, timeout_s_, sandbox) : o;
             r.errors = first_errors(mine.output, dir_ + "/kit/");
@@ -237,13 +235,13 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     std::lock_guard<std::mutex> lock(mutex);
     // The reference builds from a copy of the kit's build parts, reference/
     // and the emulator's tests (the reference's suites use them) in the work
-    // folder, brought up to date once per run, as a workspace does: its
-    // compile commands then name the same relative paths in every work
-    // folder, so a shared compiler cache serves a fresh one.
+    // folder, brought up to date once per run, as a workspace does: built in
+    // a folder inside that copy, its compile commands name the same relative
+    // paths as the kit's own build, so a shared compiler cache serves it.
     static std::set<std::string> copied;
     const fs::path source = fs::path(work) / "reference-kit";
     if (copied.insert(work).second) copy_parts(kit, source, reference_kit_parts());
-    const std::string build = work + "/reference-" + backend;
+    const std::string build = (source / ("build-" + backend)).string();
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {
         const Outcome o = build_step(setup_args(build, source.string(), backend, "reference"), work, {}, timeout_s, none);

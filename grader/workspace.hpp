@@ -39,7 +39,10 @@ public:
                                    const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
     std::string module(const catalog::Lab& lab) const;
-    std::string build_dir() const { return dir_ + "/build"; }
+    // Inside the kit's copy, as the kit's own build/ is: the compile commands
+    // then name the same relative paths, and a shared compiler cache filled
+    // by the kit's build serves a fresh workspace.
+    std::string build_dir() const { return dir_ + "/kit/build"; }
 
 private:
     std::vector<std::string> targets(const catalog::Lab& lab) const;
@@ -59,7 +62,7 @@ std::vector<std::string> build_files(const std::string& kit, const std::vector<K
 
 // Builds `target` (a path in the build folder: labs/lab02-run,
 // labs/lab02-scan.so, bench/scan-bench) of the reference's build for `backend`
-// in work/reference-<backend>, reused when present, and returns its path;
+// in work/reference-kit/build-<backend>, reused when present, and returns its path;
 // throws std::runtime_error with the build's errors.
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
                             const std::string& target, double timeout_s);
