@@ -87,25 +87,42 @@ void copy_lab_file(const LabFile& file, const fs::path& folder) {
     }
 }
 
-// The compiler cache the builds share, where the grader was given one
-// (CCACHE_DIR in its environment: CI's, or a Slurm batch's folder): every
-// work folder then compiles the kit's unchanged files once, not once per
-// folder (a Slurm task's or a Gradescope container's cold start). The
-// builds' minimal environment gets it, with the build folders' paths left
-// out of the hash, and the sandbox lets the build write there. Without it,
-// Meson's ccache (where installed) caches in each work folder alone.
+// The compiler cache the builds share: CCACHE_DIR where the grader was given
+// one (CI's, a Slurm batch's folder), else ccache's own default where ccache
+// is installed. A work folder's build then takes the kit's unchanged files
+// from what the kit's own build (or an earlier work folder) compiled, not
+// once per folder. The builds' minimal environment gets the folder, with the
+// build folder's path and the locale (the sandbox sets LC_ALL=C; the
+// caller's build had its own) left out of the hash, as scan-labs leaves them
+// out of the kit's build; the sandbox lets the build write there.
 struct CompileCache {
     std::vector<std::string> env, writable;
 };
+std::string cache_folder() {
+    const auto var = [](const char* name) { const char* v = std::getenv(name); return std::string(v ? v : ""); };
+    if (!var("CCACHE_DIR").empty()) return var("CCACHE_DIR");
+    bool installed = false;
+    for (std::istringstream dirs(var("PATH")); !installed;) {
+        std::string d;
+        if (!std::getline(dirs, d, ':')) break;
+        installed = !d.empty() && fs::exists(d + "/ccache");
+    }
+    if (!installed) return "";
+    if (!var("XDG_CACHE_HOME").empty()) return var("XDG_CACHE_HOME") + "/ccache";
+    if (var("HOME").empty()) return "";
+    return fs::exists(var("HOME") + "/.ccache") ? var("HOME") + "/.ccache" : var("HOME") + "/.cache/ccache";
+}
 const CompileCache& compile_cache() {
     static const CompileCache cache = [] {
         CompileCache c;
-        const char* dir = std::getenv("CCACHE_DIR");
-        if (dir == nullptr || *dir == '\0') return c;
+        const std::string dir = cache_folder();
+        if (dir.empty()) return c;
         std::error_code ec;
         fs::create_directories(dir, ec);
         const std::string absolute = fs::absolute(dir, ec).string();
-        c.env = {"CCACHE_DIR=" + absolute, "CCACHE_NOHASHDIR=true"};
+        const char* sloppiness = std::getenv("CCACHE_SLOPPINESS");
+        c.env = {"CCACHE_DIR=" + absolute, "CCACHE_NOHASHDIR=true",
+                 "CCACHE_SLOPPINESS=" + (sloppiness && *sloppiness ? std::string(sloppiness) + "," : "") + "locale"};
         c.writable = {absolute};
         return c;
     }();
