@@ -80,6 +80,16 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         state.emu_timeouts += r.timed_out;
         unit.on[b] = judge_run(unit, on, r);
     };
+    // Where a GPU judges every dataset, the emulator's checks need only the
+    // smaller ones: every section shape, the partial tail, several levels
+    // (rubric: labs.<id>.emulator_with_gpu_max_n).
+    const bool gpu = backend_index(ctx, "cuda") >= 0;
+    for (LabState* state : labs)
+        for (auto& unit : state->units)
+            if (const std::size_t max_n = gpu ? ctx.rubric.emulator_max_n(state->lab->id) : 0; max_n && unit.input.size() > max_n) {
+                unit.on[b].passed = unit.on[b].skipped = true;
+                state->emu_skipped = true;
+            }
     // First each lab's smallest datasets, one at a time, until one ends in
     // time: a kernel that hangs everywhere costs give_up_after timeouts, not
     // one per core.
@@ -88,7 +98,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         LabState& state = *labs[l];
         std::vector<Unit*> small;
         for (auto& unit : state.units)
-            if (unit.scored) small.push_back(&unit);
+            if (unit.scored && !unit.on[b].skipped) small.push_back(&unit);
         std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input.size() < b->input.size(); });
         for (Unit* unit : small) {
             if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
@@ -102,7 +112,8 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     std::vector<std::pair<LabState*, Unit*>> runs;
     for (std::size_t l = 0; l < labs.size(); ++l)
         for (auto& unit : labs[l]->units)
-            if (std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end()) runs.push_back({labs[l], &unit});
+            if (!unit.on[b].skipped && std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end())
+                runs.push_back({labs[l], &unit});
     const auto order = [](const Unit* u) {
         const auto n = static_cast<long long>(u->input.size());
         return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);

@@ -255,3 +255,24 @@ TEST_CASE("every sentence template reworded: the same scores, statuses, notes an
         CHECK(all_output(before) != all_output(after));  // only the words changed
     }
 }
+
+TEST_CASE("with a GPU, the emulator runs a lab's datasets up to its emulator_with_gpu_max_n; the GPU decides the rest") {
+    Grading g({"emu", "cuda"});
+    g.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    g.exec->emu = Kind::wrong;  // the emulator fails every dataset it runs
+    const LabResult lab = g.grade_reference(kLab02);
+    // lab 02's three datasets above 2^17 elements (two of 2^20, one of 2^22 + 1) are the GPU's alone.
+    CHECK(component(lab, "correctness").note == "3 of 21 datasets right");
+    CHECK(all_output(lab).find("emulator: the datasets of up to 131072 elements, for its checks (the GPU runs every one)") != std::string::npos);
+    CHECK(component(lab, "divergence").note.find("no dataset came out right on the emulator") != std::string::npos);
+
+    Grading every({"emu", "cuda"});  // no limit for the lab: the emulator runs all
+    every.ctx.rubric.emulator_with_gpu_max_n.clear();
+    every.exec->emu = Kind::wrong;
+    CHECK(component(every.grade_reference(kLab02), "correctness").note == "0 of 21 datasets right");
+
+    Grading alone({"emu"});  // without a GPU the limit does not apply
+    alone.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    alone.exec->emu = Kind::wrong;
+    CHECK(component(alone.grade_reference(kLab02), "correctness").note == "0 of 21 datasets right");
+}
