@@ -62,9 +62,8 @@ struct Rubric {
     double gpu_step_s = 2;
     unsigned give_up_after = 2;  // timeouts in one lab before its other datasets are not run
     // Per lab id (labs.<id>.emulator_with_gpu_max_n): where a GPU is graded
-    // too, its runs decide correctness on every dataset, and the emulator runs
-    // only those of at most this many elements, for its checks (races,
-    // barriers, memory, leaks, block order). Absent or 0: all of them.
+    // too, the emulator runs the datasets of more elements only where one of
+    // at most this many found something (pipeline.cpp). Absent or 0: all.
     std::map<std::string, std::size_t> emulator_with_gpu_max_n;
     std::size_t divergence_n = 8192;
     double divergence_full_within = 0.02, divergence_zero_below = 0.25;

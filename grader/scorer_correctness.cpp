@@ -42,7 +42,7 @@ void score_correctness(const Context& ctx, LabState& state) {
             }
         if (state.emu_skipped)
             text = "emulator: the datasets of up to " + std::to_string(ctx.rubric.emulator_max_n(state.lab->id)) +
-                   " elements, for its checks (the GPU runs every one)\n" + text;
+                   " elements, which found nothing; the GPU alone ran the larger ones\n" + text;
         if (!state.block_order.empty())
             text = "emulator: " + state.block_order + "; again in reverse order where a launch ran more than one block\n" + text;
         const double unit = scored ? w.correctness / static_cast<double>(scored) : 0;

@@ -256,23 +256,36 @@ TEST_CASE("every sentence template reworded: the same scores, statuses, notes an
     }
 }
 
-TEST_CASE("with a GPU, the emulator runs a lab's datasets up to its emulator_with_gpu_max_n; the GPU decides the rest") {
-    Grading g({"emu", "cuda"});
-    g.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
-    g.exec->emu = Kind::wrong;  // the emulator fails every dataset it runs
-    const LabResult lab = g.grade_reference(kLab02);
-    // lab 02's three datasets above 2^17 elements (two of 2^20, one of 2^22 + 1) are the GPU's alone.
-    CHECK(component(lab, "correctness").note == "3 of 21 datasets right");
-    CHECK(all_output(lab).find("emulator: the datasets of up to 131072 elements, for its checks (the GPU runs every one)") != std::string::npos);
-    CHECK(component(lab, "divergence").note.find("no dataset came out right on the emulator") != std::string::npos);
+TEST_CASE("with a GPU, the emulator runs a lab's large datasets only where a smaller one found something") {
+    // lab 02 has three datasets above 2^17 elements (two of 2^20, one of 2^22 + 1), 21 in all.
+    Grading clean({"emu", "cuda"});
+    clean.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    const LabResult right = clean.grade_reference(kLab02);
+    CHECK(component(right, "correctness").note == "21 of 21 datasets right");
+    CHECK(all_output(right).find("emulator: the datasets of up to 131072 elements, which found nothing; the GPU alone ran the "
+                                 "larger ones") != std::string::npos);
+    const unsigned skipped_three = clean.exec->emulated;
 
     Grading every({"emu", "cuda"});  // no limit for the lab: the emulator runs all
     every.ctx.rubric.emulator_with_gpu_max_n.clear();
-    every.exec->emu = Kind::wrong;
-    CHECK(component(every.grade_reference(kLab02), "correctness").note == "0 of 21 datasets right");
+    CHECK(component(every.grade_reference(kLab02), "correctness").note == "21 of 21 datasets right");
+    CHECK(every.exec->emulated == skipped_three + 3);
+
+    Grading wrong({"emu", "cuda"});  // the small ones fail: the large ones run too, and fail
+    wrong.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    wrong.exec->emu = Kind::wrong;
+    const LabResult failed = wrong.grade_reference(kLab02);
+    CHECK(component(failed, "correctness").note == "0 of 21 datasets right");
+    CHECK(all_output(failed).find("which found nothing") == std::string::npos);
+
+    Grading racy({"emu", "cuda"});  // right outputs with a finding: the large ones run too
+    racy.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    racy.exec->emu = Kind::racy;
+    racy.grade_reference(kLab02);
+    CHECK(racy.exec->emulated == every.exec->emulated);
 
     Grading alone({"emu"});  // without a GPU the limit does not apply
     alone.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
-    alone.exec->emu = Kind::wrong;
-    CHECK(component(alone.grade_reference(kLab02), "correctness").note == "0 of 21 datasets right");
+    alone.grade_reference(kLab02);
+    CHECK(alone.exec->emulated == every.exec->emulated);
 }
