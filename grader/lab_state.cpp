@@ -90,7 +90,7 @@ TestResult make_test(const std::string& lab, const catalog::Lab& info, const std
 bool worth_running(const LabState& state, std::size_t backend, bool gpu) {
     if (gpu && state.gpu_hung.size() == state.lab->functions.size()) return false;
     for (const Unit& u : state.units)
-        if (u.scored && u.on[backend].passed) return true;
+        if (u.scored && u.on[backend].passed && !u.on[backend].skipped) return true;
     return false;
 }
 

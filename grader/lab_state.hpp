@@ -22,6 +22,7 @@ namespace grader {
 // One function on one dataset on one backend, judged.
 struct Verdict {
     bool passed = false, timed_out = false;
+    bool skipped = false;  // not run on this backend by the rubric (emulator.with_gpu_max_n): no verdict
     std::string feedback;                                      // FAIL lines; empty when passed
     std::vector<Finding> findings;
 };
@@ -52,6 +53,7 @@ struct LabState {
     std::atomic<unsigned> emu_timeouts{0};
     std::mutex mutex;         // guards block_order, set by the emulator's runs
     std::string block_order;  // the emulator's default block order, for the feedback
+    bool emu_skipped = false;  // some datasets were left to the GPU alone (Verdict::skipped)
     // function -> its GPU run that timed out, where one did: that function's
     // later GPU work (datasets, compute-sanitizer, timing) is skipped
     std::map<std::string, std::string> gpu_hung;

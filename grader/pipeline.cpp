@@ -1,6 +1,7 @@
 #include "pipeline.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "files.hpp"
@@ -80,6 +81,17 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         state.emu_timeouts += r.timed_out;
         unit.on[b] = judge_run(unit, on, r);
     };
+    // Where a GPU judges every dataset, a lab's datasets above its
+    // emulator_with_gpu_max_n (rubric) run on the emulator only where a smaller
+    // one found something: a wrong output, a finding, a timeout. On the
+    // grader's corpus every bug the emulator shows on a large dataset it shows
+    // on a smaller one too, so a clean lab's large runs would only repeat the
+    // GPU's verdict, at most of the emulator's time.
+    const bool gpu = backend_index(ctx, "cuda") >= 0;
+    const auto large = [&](const LabState& state, const Unit& unit) {
+        const std::size_t max_n = gpu ? ctx.rubric.emulator_max_n(state.lab->id) : 0;
+        return max_n != 0 && unit.input.size() > max_n;
+    };
     // First each lab's smallest datasets, one at a time, until one ends in
     // time: a kernel that hangs everywhere costs give_up_after timeouts, not
     // one per core.
@@ -88,7 +100,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         LabState& state = *labs[l];
         std::vector<Unit*> small;
         for (auto& unit : state.units)
-            if (unit.scored) small.push_back(&unit);
+            if (unit.scored && !large(state, unit)) small.push_back(&unit);
         std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input.size() < b->input.size(); });
         for (Unit* unit : small) {
             if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
@@ -99,16 +111,32 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     });
     // Then the rest across the cores: small ones first, then the large ones,
     // largest first, so the cores finish together.
-    std::vector<std::pair<LabState*, Unit*>> runs;
-    for (std::size_t l = 0; l < labs.size(); ++l)
-        for (auto& unit : labs[l]->units)
-            if (std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end()) runs.push_back({labs[l], &unit});
-    const auto order = [](const Unit* u) {
-        const auto n = static_cast<long long>(u->input.size());
-        return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
+    const auto run_all = [&](const std::function<bool(const LabState&, const Unit&)>& wanted) {
+        std::vector<std::pair<LabState*, Unit*>> runs;
+        for (std::size_t l = 0; l < labs.size(); ++l)
+            for (auto& unit : labs[l]->units)
+                if (wanted(*labs[l], unit) && std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end())
+                    runs.push_back({labs[l], &unit});
+        const auto order = [](const Unit* u) {
+            const auto n = static_cast<long long>(u->input.size());
+            return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
+        };
+        std::stable_sort(runs.begin(), runs.end(), [&](const auto& x, const auto& y) { return order(x.second) < order(y.second); });
+        run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) { run_one(*runs[k].first, *runs[k].second); });
     };
-    std::stable_sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return order(a.second) < order(b.second); });
-    run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) { run_one(*runs[k].first, *runs[k].second); });
+    run_all([&](const LabState& state, const Unit& unit) { return !large(state, unit); });
+    for (LabState* state : labs) {
+        bool found = state->emu_timeouts > 0;
+        for (const Unit& unit : state->units)
+            found = found || (!large(*state, unit) && (!unit.on[b].passed || !unit.on[b].findings.empty()));
+        if (found) continue;
+        for (Unit& unit : state->units)
+            if (large(*state, unit)) {
+                unit.on[b].passed = unit.on[b].skipped = true;
+                state->emu_skipped = true;
+            }
+    }
+    run_all([&](const LabState& state, const Unit& unit) { return large(state, unit) && !unit.on[b].skipped; });
 }
 
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {

@@ -84,6 +84,11 @@ void read_weights(const json& obj, Weights& w, const std::string& where) {
 
 }  // namespace
 
+std::size_t Rubric::emulator_max_n(const std::string& lab) const {
+    const auto it = emulator_with_gpu_max_n.find(lab);
+    return it == emulator_with_gpu_max_n.end() ? 0 : it->second;
+}
+
 const Weights& Rubric::weights_of(const std::string& lab) const {
     static const Weights defaults;
     const auto it = weights.find(lab);
@@ -136,7 +141,8 @@ Rubric load_rubric(const std::string& path) {
             const std::string where = top + ".labs." + id;
             const catalog::Lab* lab = catalog::find(id);
             if (!lab || lab->id != id) throw RubricError(where + ": no lab " + id);
-            known_fields(entry, {"weights", "hidden", "forbid"}, where);
+            known_fields(entry, {"weights", "hidden", "forbid", "emulator_with_gpu_max_n"}, where);
+            read(entry, "emulator_with_gpu_max_n", r.emulator_with_gpu_max_n[id], where);
             if (entry.contains("weights")) read_weights(entry["weights"], r.weights[id], where + ".weights");
             if (entry.contains("forbid")) r.forbid[id] = read_forbid(entry["forbid"], where + ".forbid");
             std::uint64_t place = 0;

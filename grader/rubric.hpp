@@ -61,6 +61,10 @@ struct Rubric {
     // both plus gpu_per_million_s per million elements.
     double gpu_step_s = 2;
     unsigned give_up_after = 2;  // timeouts in one lab before its other datasets are not run
+    // Per lab id (labs.<id>.emulator_with_gpu_max_n): where a GPU is graded
+    // too, the emulator runs the datasets of more elements only where one of
+    // at most this many found something (pipeline.cpp). Absent or 0: all.
+    std::map<std::string, std::size_t> emulator_with_gpu_max_n;
     std::size_t divergence_n = 8192;
     double divergence_full_within = 0.02, divergence_zero_below = 0.25;
     // Timing: scan-bench alternates the student's and the reference's builds
@@ -78,6 +82,7 @@ struct Rubric {
     IntakeRules intake;
 
     const Weights& weights_of(const std::string& lab) const;
+    std::size_t emulator_max_n(const std::string& lab) const;  // emulator_with_gpu_max_n's, 0 where absent
 };
 
 // Reads the rubric; throws RubricError naming the file and the field.

@@ -40,6 +40,9 @@ void score_correctness(const Context& ctx, LabState& state) {
                 hidden_group = u.hidden;
                 text += u.feedback;
             }
+        if (state.emu_skipped)
+            text = "emulator: the datasets of up to " + std::to_string(ctx.rubric.emulator_max_n(state.lab->id)) +
+                   " elements, which found nothing; the GPU alone ran the larger ones\n" + text;
         if (!state.block_order.empty())
             text = "emulator: " + state.block_order + "; again in reverse order where a launch ran more than one block\n" + text;
         const double unit = scored ? w.correctness / static_cast<double>(scored) : 0;

@@ -255,3 +255,37 @@ TEST_CASE("every sentence template reworded: the same scores, statuses, notes an
         CHECK(all_output(before) != all_output(after));  // only the words changed
     }
 }
+
+TEST_CASE("with a GPU, the emulator runs a lab's large datasets only where a smaller one found something") {
+    // lab 02 has three datasets above 2^17 elements (two of 2^20, one of 2^22 + 1), 21 in all.
+    Grading clean({"emu", "cuda"});
+    clean.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    const LabResult right = clean.grade_reference(kLab02);
+    CHECK(component(right, "correctness").note == "21 of 21 datasets right");
+    CHECK(all_output(right).find("emulator: the datasets of up to 131072 elements, which found nothing; the GPU alone ran the "
+                                 "larger ones") != std::string::npos);
+    const unsigned skipped_three = clean.exec->emulated;
+
+    Grading every({"emu", "cuda"});  // no limit for the lab: the emulator runs all
+    every.ctx.rubric.emulator_with_gpu_max_n.clear();
+    CHECK(component(every.grade_reference(kLab02), "correctness").note == "21 of 21 datasets right");
+    CHECK(every.exec->emulated == skipped_three + 3);
+
+    Grading wrong({"emu", "cuda"});  // the small ones fail: the large ones run too, and fail
+    wrong.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    wrong.exec->emu = Kind::wrong;
+    const LabResult failed = wrong.grade_reference(kLab02);
+    CHECK(component(failed, "correctness").note == "0 of 21 datasets right");
+    CHECK(all_output(failed).find("which found nothing") == std::string::npos);
+
+    Grading racy({"emu", "cuda"});  // right outputs with a finding: the large ones run too
+    racy.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    racy.exec->emu = Kind::racy;
+    racy.grade_reference(kLab02);
+    CHECK(racy.exec->emulated == every.exec->emulated);
+
+    Grading alone({"emu"});  // without a GPU the limit does not apply
+    alone.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+    alone.grade_reference(kLab02);
+    CHECK(alone.exec->emulated == every.exec->emulated);
+}
