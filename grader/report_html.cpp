@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "divergence_svg.hpp"
+#include "finding_place.hpp"
 #include "outputs.hpp"
 
 namespace grader {
@@ -112,19 +113,11 @@ std::string timing_html(const LabResult& lab) {
 const std::regex kLineRef(R"((^|[^A-Za-z0-9_.])(scan\.cu:([0-9]{1,7})))");
 
 // The listed lines of scan.cu a finding names (its source lines and its
-// launch), each once: from its fields, not its words.
+// launch), each once: from its fields (finding_place.hpp), not its words.
 std::vector<std::size_t> named_lines(const Finding& f, std::size_t line_count) {
     std::vector<std::size_t> out;
-    std::vector<std::string> places = f.lines;
-    places.push_back(f.launch);
-    for (const std::string& at : places) {
-        const std::string file = "scan.cu:";
-        if (at.rfind(file, 0) != 0 || at.size() == file.size() || at.size() > file.size() + 7 ||
-            at.find_first_not_of("0123456789", file.size()) != std::string::npos)
-            continue;
-        const std::size_t line = std::stoul(at.substr(file.size()));
-        if (line >= 1 && line <= line_count && std::find(out.begin(), out.end(), line) == out.end()) out.push_back(line);
-    }
+    for (const finding::Place& at : finding::places(f))
+        if (at.file == "scan.cu" && at.line <= line_count) out.push_back(at.line);
     return out;
 }
 
