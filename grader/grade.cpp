@@ -169,8 +169,8 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     report.backend = backend_names(ctx);
     report.device = ctx.device;
     report.sandboxed = ctx.sandbox.enabled;
-    report.notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"
-                                               : "no sandbox was used: " + ctx.sandbox.why);
+    report.run_notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"
+                                                   : "no sandbox was used: " + ctx.sandbox.why);
     report.hidden = hidden_summary(ctx);
     if (!sub.ignored.empty()) {
         std::string list;

@@ -1,8 +1,14 @@
-// gradebook.csv: a batch's gradebook, one row per student.
+// A batch's gradebooks (gradebook.hpp): gradebook.csv, one row per student,
+// and with a roster the LMS files (lms.hpp).
+#include "gradebook.hpp"
+
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
+#include "csv.hpp"
 #include "files.hpp"
+#include "lms.hpp"
 #include "outputs.hpp"
 #include "outputs_detail.hpp"
 
@@ -10,29 +16,51 @@ namespace grader {
 
 namespace {
 
-// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
-std::string csv(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) out += c == '"' ? "\"\"" : std::string(1, c);
-    return out + "\"";
+bool graded_here(const Report& r) { return r.refused.empty(); }
+
+std::string joined(const std::vector<std::string>& items, const char* between) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : between) + item;
+    return out;
 }
 
+// "2 students" / "1 student".
+std::string students(std::size_t n) { return std::to_string(n) + (n == 1 ? " student" : " students"); }
+
 }  // namespace
+
+std::vector<std::string> run_wide_notes(const std::vector<Report>& reports) {
+    std::vector<std::string> shared;
+    bool first = true;
+    for (const Report& r : reports) {
+        if (!graded_here(r)) continue;
+        if (first) shared = r.run_notes;
+        first = false;
+        shared.erase(std::remove_if(shared.begin(), shared.end(),
+                                    [&](const std::string& note) {
+                                        return std::find(r.run_notes.begin(), r.run_notes.end(), note) == r.run_notes.end();
+                                    }),
+                     shared.end());
+    }
+    return shared;
+}
+
+std::string student_notes(const Report& r, const std::vector<std::string>& run_wide) {
+    std::vector<std::string> notes;
+    for (const std::string& note : all_notes(r))
+        if (std::find(run_wide.begin(), run_wide.end(), note) == run_wide.end()) notes.push_back(clean_text(note));
+    return joined(notes, "; ");
+}
 
 std::string gradebook_csv(const std::vector<Report>& reports) {
     std::vector<std::string> labs;
     if (!reports.empty())
         for (const LabResult& lab : reports[0].labs) labs.push_back(lab.lab);
-    const auto line = [](const std::vector<std::string>& fields) {
-        std::string out;
-        for (const std::string& f : fields) out += (out.empty() ? "" : ",") + csv(f);
-        return out + "\r\n";
-    };
+    const std::vector<std::string> run_wide = run_wide_notes(reports);
     std::vector<std::string> header{"student"};
     header.insert(header.end(), labs.begin(), labs.end());
     header.insert(header.end(), {"total", "max", "percent", "flags", "notes"});
-    std::string out = line(header);
+    std::string out = csv_row(header);
     for (const Report& r : reports) {
         std::vector<std::string> row{r.submission};
         for (const std::string& id : labs) {
@@ -41,29 +69,59 @@ std::string gradebook_csv(const std::vector<Report>& reports) {
             // A lab with nothing gradable here (one that needs a GPU) scored no zero.
             row.push_back(lab == r.labs.end() ? "" : lab->gradable() ? format_points(lab->score()) : "n/a");
         }
-        std::string notes, flags = r.refused.empty() ? "" : "not graded: " + r.refused;
-        for (const std::string& note : all_notes(r)) notes += (notes.empty() ? "" : "; ") + note;
+        std::string flags = r.refused.empty() ? "" : "not graded: " + r.refused;
         for (const std::string& flag : r.flags) flags += (flags.empty() ? "" : "; ") + flag;
         for (const LabResult& lab : r.labs)
             if (!lab.emulator_limits.empty())
                 flags += (flags.empty() ? "" : "; ") + lab.lab +
                          (lab.gradable() ? ": graded on the GPU only (emulator limit)" : ": needs a GPU to grade (emulator limit)");
         row.insert(row.end(), {format_points(r.score()), format_points(r.max_score()),
-                               format_points(percent(r.score(), r.max_score())), flags, notes});
-        out += line(row);
+                               format_points(percent(r.score(), r.max_score())), flags, student_notes(r, run_wide)});
+        out += csv_row(row);
     }
     return out;
 }
 
-std::string write_gradebook(const std::vector<Report>& reports, const std::string& out) {
+BatchBook write_gradebook(const std::vector<Report>& reports, const std::string& out,
+                          const std::vector<RosterStudent>* roster, const std::string& assignment) {
     write_file(out + "/gradebook.csv", gradebook_csv(reports));
-    std::string lines;
-    char line[256];
+    BatchBook book;
+    // What held for every student, once: where and how the batch ran (Slurm
+    // nodes may differ: each with its count), then the run-wide notes.
+    std::map<std::string, std::size_t> environments;
+    for (const Report& r : reports)
+        if (graded_here(r)) ++environments[environment(r)];
+    for (const auto& [where, n] : environments)
+        book.summary += (environments.size() == 1 ? std::string("every student") : students(n)) + ": graded with " + where + "\n";
+    for (const std::string& note : run_wide_notes(reports)) book.summary += "every student: " + note + "\n";
+    char line[512];
     for (const Report& r : reports) {
         std::snprintf(line, sizeof line, "%-32s %7.2f / %.2f\n", r.submission.c_str(), r.score(), r.max_score());
-        lines += line;
+        book.summary += line;
     }
-    return lines;
+    book.files = out + "/gradebook.csv";
+    if (!roster) return book;
+    const ClassList list = class_list(*roster, reports);
+    const std::string column = assignment.empty() ? lms_assignment(reports) : assignment;
+    write_file(out + "/canvas.csv", canvas_csv(list, column));
+    write_file(out + "/moodle.csv", moodle_csv(list, column));
+    std::string names;
+    for (const std::string& name : list.not_in_roster) names += name + "\n";
+    write_file(out + "/not-in-roster.txt", names);
+    book.files += ", " + out + "/canvas.csv, " + out + "/moodle.csv, " + out + "/not-in-roster.txt";
+    std::vector<std::string> missing;
+    for (const LmsRow& row : list.rows)
+        if (!row.submitted) missing.push_back(row.student.submission);
+    book.summary += "canvas.csv, moodle.csv: " + students(list.rows.size()) + " of the roster, grade column \"" + column +
+                    "\" (percent of the points graded)";
+    book.summary += missing.empty() ? "\n" : "; " + std::to_string(missing.size()) + " with no submission, 0: " +
+                                                 joined(missing, ", ") + "\n";
+    if (!list.not_in_roster.empty())
+        book.warnings.push_back(std::to_string(list.not_in_roster.size()) +
+                                " submission(s) not in the roster, left out of canvas.csv and moodle.csv (their rows "
+                                "are in gradebook.csv; listed in " + out + "/not-in-roster.txt): " +
+                                joined(list.not_in_roster, ", "));
+    return book;
 }
 
 }  // namespace grader

@@ -19,6 +19,7 @@
 #include "export.hpp"
 #include "files.hpp"
 #include "grade.hpp"
+#include "gradebook.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
 #include "slurm.hpp"
@@ -51,6 +52,12 @@ options:
                    interrupted batch rerun into the same --out grades only what is missing
   --part FILE      --batch: grade only the entries of FOLDER named in FILE (one per line) and write
                    no gradebook (a Slurm task's share; scan-grade merge writes it)
+  --roster FILE    --batch, merge: the class's roster.csv (header submission,lms_id,name): write
+                   DIR/canvas.csv and DIR/moodle.csv, a row per roster student (no submission: 0),
+                   and list in DIR/not-in-roster.txt the submissions it does not name
+  --lms-assignment NAME  with --roster: the LMS files' grade column, the assignment as the LMS
+                   names it (Canvas: Lab 2 (40125), with its id; default: the lab graded,
+                   02-brent-kung, or scan-labs for all); the grade is the percent graded
   --no-sandbox     run student code without bubblewrap even where it works
   --show-hidden    the instructor's copy: name each hidden dataset (kind, size, seed) and show its
                    failures in full; without it every output names one only "hidden dataset k of
@@ -202,7 +209,7 @@ int main(int argc, char** argv) {
     unsigned jobs = 0;  // 0: the default, from the GPUs
     double fail_under = -1;  // --fail-under, percent; < 0: none
     bool sandbox = true, colour = isatty(1), slurm = false, submit = true, cache = true;
-    std::string part;
+    std::string part, roster_path, lms_assignment;
     std::vector<std::string> lab_args, sbatch_args;
     std::optional<std::string> partition, account, time_limit;
     unsigned chunk = 0, cpus_per_task = 0;  // 0: the rubric's
@@ -246,6 +253,8 @@ int main(int argc, char** argv) {
         else if (arg == "--show-hidden") ctx.show_hidden = true;
         else if (arg == "--no-cache") cache = false;
         else if (arg == "--part" && value) part = argv[++i];
+        else if (arg == "--roster" && value) roster_path = argv[++i];
+        else if (arg == "--lms-assignment" && value) lms_assignment = argv[++i];
         else if (arg == "--slurm") slurm = true;
         else if (arg == "--no-submit") submit = false;
         else if (arg == "--partition" && value) partition = argv[++i];
@@ -282,6 +291,19 @@ int main(int argc, char** argv) {
     if ((slurm || !part.empty()) && batch.empty()) return usage(std::string(slurm ? "--slurm" : "--part") + " goes with --batch FOLDER");
     if (slurm && !part.empty()) return usage("give --slurm or --part, not both");
     if (!part.empty() && !fs::is_regular_file(part)) return usage("no such --part file: " + part);
+    if (!roster_path.empty() && (batch.empty() || !part.empty()))
+        return usage("--roster goes with --batch FOLDER (a Slurm task's --part writes no gradebook)");
+    if (!lms_assignment.empty() && roster_path.empty()) return usage("--lms-assignment goes with --roster FILE");
+    // Read before any grading: a malformed roster stops the batch at once, naming its line.
+    std::optional<std::vector<RosterStudent>> roster;
+    if (!roster_path.empty()) {
+        try {
+            roster = read_roster(roster_path);
+        } catch (const RosterError& e) {
+            std::fprintf(stderr, "scan-grade: %s\n", e.what());
+            return 2;
+        }
+    }
     if (!slurm && (partition || account || time_limit || chunk || cpus_per_task || !sbatch_args.empty() || !submit))
         return usage("--partition, --account, --time, --chunk, --cpus-per-task, --sbatch-arg and --no-submit go with --slurm");
 
@@ -312,6 +334,8 @@ int main(int argc, char** argv) {
         if (chunk) request.settings.chunk = chunk;
         if (cpus_per_task) request.settings.cpus_per_task = cpus_per_task;
         request.sbatch_args = sbatch_args;
+        if (roster) request.roster = fs::canonical(roster_path).string();
+        request.lms_assignment = lms_assignment;
         std::vector<std::string> todo;
         for (const BatchEntry& entry : read_batch(batch, ctx.rubric.intake.refuse_duplicates).entries) {
             bool done = false;
@@ -421,8 +445,10 @@ int main(int argc, char** argv) {
             const std::string summary =
                 batch_summary(entries.size(), finished.size() - refused.size(), resumed_count.load(), refused);
             if (part.empty()) {
-                std::fputs(write_gradebook(finished, out).c_str(), stdout);
-                std::printf("%s: %s/gradebook.csv and one folder per student in %s/\n", summary.c_str(), out.c_str(), out.c_str());
+                const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, lms_assignment);
+                std::fputs(book.summary.c_str(), stdout);
+                for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
+                std::printf("%s: %s and one folder per student in %s/\n", summary.c_str(), book.files.c_str(), out.c_str());
             } else {
                 std::printf("%s: one folder per student in %s/; scan-grade merge %s writes the gradebook\n", summary.c_str(),
                             out.c_str(), out.c_str());

@@ -109,7 +109,8 @@ std::string environment(const Report& r) {
 }
 
 std::vector<std::string> all_notes(const Report& r) {
-    std::vector<std::string> notes = r.notes;
+    std::vector<std::string> notes = r.run_notes;
+    notes.insert(notes.end(), r.notes.begin(), r.notes.end());
     for (const LabResult& lab : r.labs)
         if (!lab.note.empty()) notes.push_back(lab.lab + ": " + lab.note);
     return notes;

@@ -27,7 +27,7 @@ const Component* find_component(const LabResult& lab, const std::string& name); 
 std::string fraction(double score, double max);  // "12.5/20"
 std::string total_text(const Report& report);    // "312.5/400 (78.13%)"
 std::string environment(const Report& report);   // "emu on the CPU emulator, sandboxed"
-std::vector<std::string> all_notes(const Report& report);  // the report's notes, then each lab's own
+std::vector<std::string> all_notes(const Report& report);  // the run's notes, the report's, then each lab's own
 std::string status_name(Status status);                    // "passed", "failed", "not graded"
 // Student output made safe for every format: ANSI escapes removed, invalid
 // UTF-8 replaced by U+FFFD, and only characters XML 1.0 allows kept, less
@@ -77,11 +77,10 @@ std::string junit_xml(const Report& report);
 // For $GITHUB_STEP_SUMMARY: total, table, notes, failed tests per lab (their
 // output cut to 60 lines; a hidden test's withheld, as for PrairieLearn).
 std::string markdown_summary(const Report& report);
-// student, one column per lab of the first report, total, max, percent, notes.
+// student, one column per lab of the first report, total, max, percent,
+// flags, notes: each student's own, less the run notes every graded one
+// shares (gradebook.hpp, which writes it at a batch's end).
 std::string gradebook_csv(const std::vector<Report>& reports);
-// A batch's end (--batch, scan-grade merge): writes OUT/gradebook.csv and
-// returns the score lines, one per student, for the terminal.
-std::string write_gradebook(const std::vector<Report>& reports, const std::string& out);
 
 // Writes results.json (Gradescope), result.json (Classroom 50, classroom50.hpp),
 // prairielearn.json, junit.xml, summary.md, feedback.txt, table.txt,

@@ -1,6 +1,6 @@
 // What the sources of the results formats (outputs.cpp, feedback_text.cpp,
 // gradescope.cpp, prairielearn.cpp, junit.cpp, markdown_summary.cpp,
-// gradebook.cpp) share and no other caller needs.
+// gradebook.cpp, lms.cpp) share and no other caller needs.
 #pragma once
 
 #include <cstddef>

@@ -86,7 +86,10 @@ struct Report {
     std::string backend;     // "emu" or "cuda"
     std::string device;      // the emulator, or the GPU's name
     bool sandboxed = false;
-    std::vector<std::string> notes;  // sandbox, ignored files, policies: one line each
+    // What holds for every submission the run grades (the sandbox), a line
+    // each: a batch's summary says it once where every student shares it (gradebook.hpp).
+    std::vector<std::string> run_notes;
+    std::vector<std::string> notes;  // ignored files, policies: one line each
     // For the instructor, in the gradebook's flags column: how lab files were
     // taken (a misnamed one, one passed over); a line each.
     std::vector<std::string> flags;

@@ -71,7 +71,8 @@ void write_record(const Report& r, const Fingerprint& fp, const std::string& dir
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
     const json record = {{"fingerprint", fp.full}, {"inputs", fp.inputs}, {"submission", r.submission}, {"backend", r.backend},
-                         {"device", r.device}, {"notes", r.notes}, {"flags", r.flags}, {"refused", r.refused}, {"labs", labs},
+                         {"device", r.device}, {"sandboxed", r.sandboxed}, {"hidden", r.hidden},
+                         {"run_notes", r.run_notes}, {"notes", r.notes}, {"flags", r.flags}, {"refused", r.refused}, {"labs", labs},
                          {"seconds", r.seconds}, {"phases", phases}};
     write_file(directory + "/grade.json", record.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
@@ -86,6 +87,10 @@ std::optional<Report> report_of(const json& record) {
         r.submission = record.at("submission").get<std::string>();
         r.backend = record.at("backend").get<std::string>();
         r.device = record.at("device").get<std::string>();
+        // Absent from an older grader's record: what a batch's summary says of the run (gradebook.hpp).
+        r.sandboxed = record.value("sandboxed", false);
+        r.hidden = record.value("hidden", "");
+        r.run_notes = record.value("run_notes", std::vector<std::string>{});
         r.notes = record.at("notes").get<std::vector<std::string>>();
         r.flags = record.at("flags").get<std::vector<std::string>>();
         r.refused = record.at("refused").get<std::string>();

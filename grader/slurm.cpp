@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "files.hpp"
+#include "gradebook.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
 #include "batch.hpp"
@@ -82,14 +84,24 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
            grade + "\n";
 }
 
+// The merge's arguments: the results, the batch, the roster where one was given.
+std::vector<std::string> merge_args(const SlurmRequest& r) {
+    std::vector<std::string> args{r.out, "--batch", r.batch};
+    if (!r.roster.empty()) args.insert(args.end(), {"--roster", r.roster});
+    if (!r.lms_assignment.empty()) args.insert(args.end(), {"--lms-assignment", r.lms_assignment});
+    return args;
+}
+
 std::string merge_script(const SlurmRequest& r, const std::string& dir) {
+    std::string merge = quote(r.scan_grade) + " merge";
+    for (const std::string& arg : merge_args(r)) merge += " " + (arg.rfind("--", 0) == 0 ? arg : quote(arg));
     return "#!/bin/bash\n"
            "# Written by scan-grade --slurm: the gradebook, once every array task has ended.\n"
            "#SBATCH --job-name=scan-grade-merge\n"
            "#SBATCH --output=" + dir + "/logs/merge.log\n"
            "#SBATCH --cpus-per-task=1\n"
            "#SBATCH --time=00:10:00\n" + common_options(r) +
-           quote(r.scan_grade) + " merge " + quote(r.out) + " --batch " + quote(r.batch) + "\n";
+           merge + "\n";
 }
 
 // OUT/slurm/todo.txt: one line per task, its submissions separated by tabs.
@@ -113,7 +125,7 @@ int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo)
     if (todo.empty()) {
         std::printf("every submission in %s has a result in %s for this rubric: nothing to submit\n", r.batch.c_str(),
                     r.out.c_str());
-        return merge_main({r.out, "--batch", r.batch});
+        return merge_main(merge_args(r));
     }
     for (const auto& name : todo)
         if (name.find_first_of("\t\n") != std::string::npos) {
@@ -166,15 +178,19 @@ int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo)
 }
 
 int merge_main(const std::vector<std::string>& args) {
-    std::string out, batch;
+    std::string out, batch, roster_path, assignment;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--help" || args[i] == "-h") {
-            std::puts("usage: scan-grade merge OUT [--batch FOLDER]\n"
+            std::puts("usage: scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]]\n"
                       "writes OUT/gradebook.csv from every OUT/<student>/grade.json and names the submissions\n"
                       "without one: those of OUT/slurm/todo.txt (with their Slurm task's log) and of FOLDER.\n"
-                      "exit status: 0 every submission graded, 1 some missing, 2 bad usage");
+                      "--roster, --lms-assignment: also OUT/canvas.csv, OUT/moodle.csv and OUT/not-in-roster.txt,\n"
+                      "as scan-grade --batch writes them (scan-grade --help).\n"
+                      "exit status: 0 every submission graded, 1 some missing, 2 bad usage or roster");
             return 0;
         } else if (args[i] == "--batch" && i + 1 < args.size()) batch = args[++i];
+        else if (args[i] == "--roster" && i + 1 < args.size()) roster_path = args[++i];
+        else if (args[i] == "--lms-assignment" && i + 1 < args.size()) assignment = args[++i];
         else if (args[i][0] == '-' || !out.empty()) {
             std::fprintf(stderr, "scan-grade merge: unknown argument %s (scan-grade merge --help)\n", args[i].c_str());
             return 2;
@@ -188,6 +204,19 @@ int merge_main(const std::vector<std::string>& args) {
     if (!batch.empty() && !fs::is_directory(batch)) {
         std::fprintf(stderr, "scan-grade merge: --batch needs a folder: %s\n", batch.c_str());
         return 2;
+    }
+    if (!assignment.empty() && roster_path.empty()) {
+        std::fprintf(stderr, "scan-grade merge: --lms-assignment goes with --roster FILE\n");
+        return 2;
+    }
+    std::optional<std::vector<RosterStudent>> roster;
+    if (!roster_path.empty()) {
+        try {
+            roster = read_roster(roster_path);
+        } catch (const RosterError& e) {
+            std::fprintf(stderr, "scan-grade merge: %s\n", e.what());
+            return 2;
+        }
     }
     std::vector<Report> reports;
     std::map<std::string, bool> graded;
@@ -211,8 +240,10 @@ int merge_main(const std::vector<std::string>& args) {
             const std::string name = entry.path.filename().string();
             if (!graded.count(entry.name) && !missing.count(name)) missing[name] = "not in this results folder";
         }
-    std::fputs(write_gradebook(reports, out).c_str(), stdout);
-    std::printf("%zu submissions in the gradebook: %s/gradebook.csv\n", reports.size(), out.c_str());
+    const BatchBook book = write_gradebook(reports, out, roster ? &*roster : nullptr, assignment);
+    std::fputs(book.summary.c_str(), stdout);
+    for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade merge: warning: %s\n", w.c_str());
+    std::printf("%zu submissions in the gradebook: %s\n", reports.size(), book.files.c_str());
     if (missing.empty()) return 0;
     std::printf("%zu submissions missing (no grade.json): run the same scan-grade --batch ... --slurm again to grade only these\n",
                 missing.size());

@@ -25,14 +25,16 @@ struct SlurmRequest {
     bool submit = true;              // false (--no-submit): write the scripts, print the commands
     SlurmSettings settings;          // the rubric's, overridden by the options
     std::vector<std::string> sbatch_args;  // --sbatch-arg, passed to both sbatch calls as given
+    std::string roster, lms_assignment;    // --roster (absolute; "" for none) and --lms-assignment, for the merge
 };
 
 // `todo`: the batch entries (file names in FOLDER) to grade. Returns the exit status.
 int submit_to_slurm(const SlurmRequest& request, const std::vector<std::string>& todo);
 
-// `scan-grade merge OUT [--batch FOLDER]`: the gradebook from every record in
-// OUT, and the submissions without one (OUT/slurm/todo.txt's, FOLDER's), each
-// with its task's log. Exit 0 when none is missing, 1 otherwise, 2 bad usage.
+// `scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]]`:
+// the gradebooks (gradebook.hpp) from every record in OUT, and the
+// submissions without one (OUT/slurm/todo.txt's, FOLDER's), each with its
+// task's log. Exit 0 when none is missing, 1 otherwise, 2 bad usage or roster.
 int merge_main(const std::vector<std::string>& args);
 
 }  // namespace grader

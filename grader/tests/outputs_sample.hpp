@@ -27,7 +27,12 @@ inline void add(LabResult& lab, const std::string& component, double score, doub
 // Full marks; a failed hidden test and partial divergence; a build failure.
 // Timing is never gradable (no GPU). Total 145/270; 16 tests, 7 failed, 3 skipped.
 inline Report sample(const std::string& student = "Doe, Jane") {
-    Report r{student, "emu", "CPU emulator", true, {"sandbox: bubblewrap"}, {}};
+    Report r;
+    r.submission = student;
+    r.backend = "emu";
+    r.device = "CPU emulator";
+    r.sandboxed = true;
+    r.run_notes = {"sandbox: bubblewrap"};
     std::string long_output;
     for (int i = 0; i < 100; ++i) long_output += "line " + std::to_string(i) + "\n";
     for (const char* id : {"01-kogge-stone", "02-brent-kung", "04-hierarchical"}) {
