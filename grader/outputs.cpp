@@ -18,9 +18,9 @@
 // The pieces every format shares, phases.json, and write_all, which writes
 // each format's file: table.txt and feedback.txt (feedback_text.cpp),
 // results.json (gradescope.cpp), prairielearn.json (prairielearn.cpp),
-// junit.xml (junit.cpp), summary.md (markdown_summary.cpp), result.json
-// (classroom50.cpp), report.html (report_html.cpp); the gradebook is
-// gradebook.cpp's.
+// junit.xml (junit.cpp), summary.md (markdown_summary.cpp), results.sarif
+// (sarif.cpp), result.json (classroom50.cpp), report.html (report_html.cpp);
+// the gradebook is gradebook.cpp's.
 
 namespace grader {
 
@@ -225,6 +225,7 @@ void write_all(const Report& r, const std::string& directory) {
     const std::pair<const char*, std::string> files[] = {
         {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
+        {"results.sarif", sarif_json(r)},
         {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)},
         {"phases.json", phases_json(r)},      {"report.html", report_html(r)},
         {"result.json", classroom50_json(r, classroom50_identity(r))}};

@@ -1,6 +1,7 @@
 // The files a graded submission is reported in, each written from its Report:
 // a terminal table, a feedback text, Gradescope's, Classroom 50's and
-// PrairieLearn's results JSON, JUnit XML for CI, a Markdown job summary, and a gradebook CSV.
+// PrairieLearn's results JSON, JUnit XML for CI, a Markdown job summary, SARIF for
+// GitHub code scanning, and a gradebook CSV.
 // Each format is written by a source of its own (outputs.cpp names them).
 //
 // Test output comes from processes that ran student code: every format but
@@ -77,13 +78,21 @@ std::string junit_xml(const Report& report);
 // For $GITHUB_STEP_SUMMARY: total, table, notes, failed tests per lab (their
 // output cut to 60 lines; a hidden test's withheld, as for PrairieLearn).
 std::string markdown_summary(const Report& report);
+// SARIF 2.1.0 for GitHub code scanning (sarif.cpp): one run of the tool
+// "scan-grade", a rule per finding check, a result per distinct finding of
+// every lab (one a check and line: the same found again in other blocks or
+// datasets is one), error or, for a leak, warning, at labs/<lab>/<file>
+// (uriBaseId %SRCROOT%, the student repository's root) and its line, its
+// other places as relatedLocations; the worst first: errors before
+// warnings, undefined behaviour first.
+std::string sarif_json(const Report& report);
 // student, one column per lab of the first report, total, max, percent,
 // flags, notes: each student's own, less the run notes every graded one
 // shares (gradebook.hpp, which writes it at a batch's end).
 std::string gradebook_csv(const std::vector<Report>& reports);
 
 // Writes results.json (Gradescope), result.json (Classroom 50, classroom50.hpp),
-// prairielearn.json, junit.xml, summary.md, feedback.txt, table.txt,
+// prairielearn.json, junit.xml, summary.md, results.sarif, feedback.txt, table.txt,
 // phases.json and report.html (report_html.hpp) into `directory`, creating it if missing.
 // Throws std::runtime_error naming the path on any I/O failure.
 void write_all(const Report& report, const std::string& directory);

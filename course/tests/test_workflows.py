@@ -10,15 +10,21 @@ in order, as written, in WORK/workspace: `run:` steps with GitHub's
 checkout is a copy of KIT's files, the submission checkout a fresh
 `scan-grade export` of that copy, the upload checks that its path exists),
 `if:` evaluated as on a self-hosted machine, `$GITHUB_ENV` carried from step
-to step, `gh` a stand-in that records what it was asked. The submission is
-a Classroom 50 repository (its .classroom50.yaml, its name
-<classroom>-<assignment>-<owner>). The results must hold the labs, graded
-with the secret the workflow passed (the hidden datasets' seeds say which),
-at 0 points (the stubs), the step summary the points per lab, result.json
-Classroom 50's format (classroom50_schema.py, its self-test first) with the
+to step, `gh` a stand-in that records what it was asked, the upload to code
+scanning a check of the SARIF file it would send (sarif_schema.py, and its
+paths against the checkout). The submission is a Classroom 50 repository
+(its .classroom50.yaml, its name <classroom>-<assignment>-<owner>) whose
+lab 02 is the corpus entry lab02-missing-barrier (a race at scan.cu:25), the
+other labs the stubs. The results must hold the labs, graded with the secret
+the workflow passed (the hidden datasets' seeds say which), at 0 points in
+labs 01, 03 and 04 (the stubs), lab 02 losing its safety's race quarter, the
+step summary the points per lab, the annotation step the race as an error
+annotation on labs/02-brent-kung/scan.cu line 25 among the stubs' findings,
+the worst first (shown in the log with results.sarif), result.json Classroom
+50's format (classroom50_schema.py, its self-test first) with the
 submission's identity, and the release step must have published it on the
-submit/* tag. The install step runs `sudo kit/scan-labs deps`: without root the
-run is a skipped check after the static checks. TAP on standard output
+submit/* tag. The install step runs `sudo kit/scan-labs deps`: without root
+the run is a skipped check after the static checks. TAP on standard output
 (grader/tests/tap.py)."""
 import json
 import os
@@ -33,6 +39,7 @@ grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(1, os.path.join(kit, "grader", "tests"))
 import classroom50_schema  # noqa: E402
+import sarif_schema  # noqa: E402
 import hidden  # noqa: E402
 import catalog  # noqa: E402
 from tap import expect, finish, note, skip  # noqa: E402
@@ -42,7 +49,12 @@ KIT_VAR, KIT_TOKEN = "${{ vars.SCAN_LABS_KIT }}", "${{ secrets.SCAN_LABS_KIT_TOK
 SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
 # What the workflows are given in the test: a secret the rubric does not hold.
 CONTEXT = {"vars.SCAN_LABS_KIT": "my-course/scan-labs-kit", "secrets.SCAN_LABS_KIT_TOKEN": "not-a-real-token",
-           "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main", "github.token": "not-a-real-token"}
+           "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main", "github.token": "not-a-real-token",
+           "github.workspace": os.path.join(work, "workspace")}
+# The student's lab 02: a corpus entry whose race the emulator finds at line 25.
+FAILING_LAB02 = os.path.join(kit, "grader", "tests", "corpus", "lab02-missing-barrier", "labs", "02-brent-kung", "scan.cu")
+RACE = (r"::error file=labs/02-brent-kung/scan\.cu,line=25,title=data race on shared memory::data race on shared "
+        r"memory in kernel brent_kung_kernel: .*; launched at scan\.cu:35")
 # The student repository, as Classroom 50 names it: <classroom>-<assignment>-<owner>.
 CLASSROOM, ASSIGNMENT, OWNER = "cuda-fall", "scan-labs", "jdoe"
 REPOSITORY, SHA = "my-course/%s-%s-%s" % (CLASSROOM, ASSIGNMENT, OWNER), "0123456789abcdef0123456789abcdef01234567"
@@ -55,7 +67,9 @@ GPU_DIFFERENCES = [
     "step left out: Allow the grader's sandbox",
     "step Grade the submission: kit/scan-labs grade submission --backend emu --out results"
     " -> kit/scan-labs grade submission --backend auto --out results",
+    "step Findings to code scanning: with.category: scan-grade-emu -> scan-grade-gpu",
 ]
+PERMISSIONS = {"contents": "write", "security-events": "write", "actions": "read"}
 
 
 
@@ -85,6 +99,10 @@ def condition(expr, failed_so_far):
     status = {"always()": True, "success()": not failed_so_far, "failure()": failed_so_far}
     if expr in status:
         return status[expr]
+    # hashFiles(PATH) is empty where the workspace holds no such file.
+    m = re.fullmatch(r"always\(\) && hashFiles\('([^']+)'\) != ''", expr)
+    if m:
+        return os.path.isfile(os.path.join(CONTEXT["github.workspace"], m.group(1)))
     # Without a status function GitHub reads `success() && (expr)`.
     values = {"runner.environment == 'github-hosted'": False}  # this machine is not GitHub's
     if expr not in values:
@@ -100,8 +118,9 @@ for name, doc in (("grade.yml", cpu), ("grade-gpu.yml", gpu)):
            "%s: runs on push and workflow_dispatch" % name, doc.get("on"))
     expect((doc.get("on") or {}).get("push") == {"branches": ["main"], "tags": ["submit/*"]},
            "%s: as Classroom 50's workflow, on a push to main or of a submit/* tag" % name, doc.get("on"))
-    expect(doc.get("permissions") == {"contents": "write"},
-           "%s: writes the repository's contents only (the submit/* tag and its release)" % name)
+    expect(doc.get("permissions") == PERMISSIONS,
+           "%s: writes the repository's contents (the submit/* tag and its release) and security events (code "
+           "scanning), reads actions (upload-sarif in a private repository), nothing else" % name, doc.get("permissions"))
     jobs = doc.get("jobs", {})
     expect(len(jobs) == 1, "%s: one job" % name, list(jobs))
     steps = next(iter(jobs.values()))["steps"]
@@ -131,6 +150,19 @@ for name, doc in (("grade.yml", cpu), ("grade-gpu.yml", gpu)):
     expect(len(publish) == 1 and publish[0] is steps[-1] and publish[0].get("if") == "success()"
            and "results/result.json" in publish[0]["run"] and publish[0].get("env", {}).get("GH_TOKEN") == "${{ github.token }}",
            "%s: last, after a successful grading, publishes results/result.json as a release with the job's token" % name)
+    annotate = [s for s in steps if "annotations.py" in s.get("run", "")]
+    expect(len(annotate) == 1 and annotate[0].get("if") == "always()"
+           and "python3 kit/course/github/annotations.py results/results.sarif" in annotate[0]["run"]
+           and names.index(annotate[0].get("name")) > names.index(grade_steps[0].get("name")),
+           "%s: after grading, always, annotates the findings from results/results.sarif" % name)
+    scanning = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
+    w = scanning[0].get("with", {}) if len(scanning) == 1 else {}
+    expect(len(scanning) == 1 and scanning[0]["uses"].endswith("@v4") and scanning[0].get("continue-on-error") is True
+           and scanning[0].get("if") == "always() && hashFiles('results/results.sarif') != ''"
+           and w.get("sarif_file") == "results/results.sarif" and w.get("checkout_path") == "${{ github.workspace }}/submission"
+           and str(w.get("category", "")).startswith("scan-grade-") and publish and names.index(scanning[0].get("name")) < len(names) - 1,
+           "%s: uploads results/results.sarif to code scanning (upload-sarif@v4, the submission its checkout, a category "
+           "of its own), always, its failure not the job's, before the release" % name, scanning)
     summary = [s for s in steps if "GITHUB_STEP_SUMMARY" in s.get("run", "")]
     expect(len(summary) == 1 and "results/summary.md" in summary[0]["run"] and summary[0].get("if") == "always()",
            "%s: appends results/summary.md to the step summary, always" % name)
@@ -157,6 +189,10 @@ for s in cpu_job["steps"]:
     for key in sorted(set(s) | set(g)):
         if s.get(key) == g.get(key):
             continue
+        if key == "with" and set(s[key]) == set(g[key]):
+            differences += ["step %s: with.%s: %s -> %s" % (s.get("name"), k, s[key][k], g[key][k])
+                            for k in sorted(s[key]) if s[key][k] != g[key][k]]
+            continue
         if key == "run":
             a, b = s["run"].splitlines(), g["run"].splitlines()
             changed = [(x.strip(), y.strip()) for x, y in zip(a, b) if x != y]
@@ -170,7 +206,8 @@ expect(sorted(differences) == sorted(GPU_DIFFERENCES), "grade-gpu.yml differs fr
        "documented:\n  " + "\n  ".join(GPU_DIFFERENCES))
 header = open(os.path.join(kit, "course", "github", "grade-gpu.yml")).read().split("\nname:")[0]
 expect(all(w in header for w in ("runs-on: [self-hosted, gpu]", "Install the kit's packages",
-                                 "Allow the grader's sandbox", "`--backend auto` for `--backend emu`")),
+                                 "Allow the grader's sandbox", "`--backend auto` for `--backend emu`",
+                                 "scan-grade-gpu for scan-grade-emu")),
        "grade-gpu.yml's header documents them")
 
 p = subprocess.run([sys.executable, classroom50_schema.__file__, "--self-test"], stdout=subprocess.PIPE,
@@ -206,6 +243,10 @@ p = subprocess.run([grade, "export", "--kit", os.path.join(workspace, "kit"), os
                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 if not expect(p.returncode == 0, "submission/: scan-grade export of kit/: exit %d" % p.returncode, p.stdout):
     finish()
+
+# The student's lab 02, pushed: a race the grader reports at its line 25.
+shutil.copyfile(FAILING_LAB02, os.path.join(workspace, "submission", "labs", "02-brent-kung", "scan.cu"))
+note("submission/labs/02-brent-kung/scan.cu: grader/tests/corpus/lab02-missing-barrier's")
 
 # What `gh student accept` commits into a Classroom 50 repository.
 with open(os.path.join(workspace, "submission", ".classroom50.yaml"), "w") as f:
@@ -260,6 +301,7 @@ def run_step(step, extra_env=None):
 
 
 job_failed = False
+outputs = {}  # a run step's output by its name
 for step in cpu_job["steps"]:
     name = step.get("name", step.get("uses", step.get("run", "")))
     if not condition(step.get("if"), job_failed):
@@ -276,9 +318,23 @@ for step in cpu_job["steps"]:
         path = os.path.join(workspace, with_["path"])
         ok = os.path.isdir(path) and bool(os.listdir(path))
         note("----  %s: emulated: %s holds %s" % (name, with_["path"], sorted(os.listdir(path)) if ok else "nothing"))
+    elif uses.startswith("github/codeql-action/upload-sarif@"):
+        # What code scanning would be sent: SARIF it accepts, each path a file
+        # of the checkout with the line it names.
+        sarif = os.path.join(workspace, with_["sarif_file"])
+        root = substitute(with_["checkout_path"])
+        found = sarif_schema.problems(json.load(open(sarif)), root) if os.path.isfile(sarif) else ["no " + sarif]
+        ok = not found
+        note("----  %s: emulated: %s for category %s, paths relative to %s: %s" % (
+            name, with_["sarif_file"], with_.get("category"), os.path.relpath(root, workspace),
+            "valid SARIF 2.1.0, as GitHub requires it" if ok else "\n".join(found)))
+        if os.path.isfile(sarif):
+            text = open(sarif).read().splitlines()
+            note("results.sarif%s:\n" % (", its first 200 lines" if len(text) > 200 else "") + "\n".join(text[:200]))
     elif "run" in step:
         note("----  %s: run: %s" % (name, step["run"].strip().replace("\n", "\n           ")))
         rc, out = run_step(step)
+        outputs[name] = out
         note(out.rstrip())
         ok = rc == 0
         note("----  %s: exit %d" % (name, rc))
@@ -295,11 +351,17 @@ if expect(os.path.isfile(results), "results/results.json exists"):
     labs = sorted({t["tags"][0] for t in doc.get("tests", []) if t.get("tags")})
     expect(labs == LABS, "results.json holds every lab", labs)
     # The stubs score 0, but lab 05's, which gives the tile scan: its one-tile
-    # datasets come out right. So submission/ was graded, not the reference.
+    # datasets come out right; lab 02's race costs its safety's race quarter
+    # (the values come out right on the emulator). So submission/ was graded,
+    # not the reference.
     points = {lab: sum(t.get("score", 0) for t in doc.get("tests", []) if t.get("tags", [""])[0] == lab) for lab in LABS}
-    expect(all(points[lab] == 0 for lab in LABS[:4]) and 0 < points[LABS[4]] < 45,
-           "the stubs of the export score 0 in labs 01-04 and part of lab 05 (so submission/ was graded, not the "
-           "reference): %s" % points)
+    safety = {lab: [sum(t.get(k, 0) for t in doc.get("tests", []) if t.get("tags") == [lab, "safety"])
+                    for k in ("score", "max_score")] for lab in LABS}
+    expect(all(points[LABS[i]] == 0 for i in (0, 2, 3)) and 0 < points[LABS[4]] < 45
+           and safety[LABS[1]][1] > 0 and safety[LABS[1]][0] == 0.75 * safety[LABS[1]][1],
+           "the stubs of the export score 0 in labs 01, 03 and 04 and part of lab 05, lab 02 (the missing barrier) "
+           "3/4 of its safety points (so submission/ was graded, not the reference): %s, lab 02 safety %s"
+           % (points, safety[LABS[1]]))
     # The hidden datasets are named by number in everything the student can
     # read (the results the workflow uploads, its log), never by seed; the
     # header says the workflow's secret drew them.
@@ -336,6 +398,25 @@ if expect(os.path.isfile(result), "results/result.json exists"):
            and create[0][create[0].index("--target") + 1] == SHA and "results/summary.md" in create[0],
            "the release step published result.json on the submission's tag, at the graded commit, the points per lab as "
            "its notes", calls)
+# The annotation step: lab 02's race on its line, the worst first, within the limit.
+annotate_out = outputs.get(next(s.get("name") for s in cpu_job["steps"] if "annotations.py" in s.get("run", "")), "")
+commands = [l for l in annotate_out.splitlines() if l.startswith("::")]
+levels = [l[2:].split(" ", 1)[0] for l in commands]
+expect(any(re.fullmatch(RACE, l) for l in commands),
+       "the annotation step annotates labs/02-brent-kung/scan.cu line 25 with lab 02's race", annotate_out or "no output")
+# The stubs' findings too (lab 01's stub races and skips a barrier), in
+# results.sarif's order: the worst first, undefined behaviour leading.
+sarif_path = os.path.join(workspace, "results", "results.sarif")
+found = json.load(open(sarif_path))["runs"][0]["results"] if os.path.isfile(sarif_path) else []
+ranks = [2 if r["level"] == "warning" else 1 - r["properties"]["undefinedBehavior"] for r in found]
+where = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+          r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in found]
+shown = [tuple(re.match(r"::\w+ file=([^,]*),line=(\d+),", l).groups()) for l in commands if " file=" in l]
+expect(found and ranks == sorted(ranks) and [(f, int(n)) for f, n in shown] == where[:len(shown)]
+       and levels.count("error") <= 10 and levels.count("warning") <= 10,
+       "annotations in results.sarif's order, the worst first (undefined behaviour, other errors, warnings), at most "
+       "10 of a level: %s" % list(zip(levels, shown)), annotate_out)
+
 summary = open(summary_file).read()
 rows = [l for l in summary.splitlines() if l.startswith("|")]
 lab_rows = [lab for lab in LABS if any(re.match(r"\|\s*%s\s*\|" % re.escape(lab), r) for r in rows)]

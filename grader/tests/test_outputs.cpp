@@ -11,6 +11,7 @@
 
 #include "classroom50.hpp"
 #include "divergence_svg.hpp"
+#include "findings_sample.hpp"
 #include "outputs.hpp"
 #include "outputs_sample.hpp"
 #include "report_html.hpp"
@@ -32,7 +33,8 @@ std::size_t count(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST_CASE("golden files: each results format of the sample report, byte for byte") {
-    // The files a platform reads, as the sample report gives them, kept in
+    // The files a platform reads, as the sample report gives them (SARIF,
+    // which holds findings alone, with findings_sample()'s), kept in
     // grader/tests/golden/ (this test's working folder): a change of format
     // is reviewed as their diff. SCAN_GRADE_UPDATE_GOLDEN=1 writes them anew.
     Report r = sample();
@@ -42,7 +44,8 @@ TEST_CASE("golden files: each results format of the sample report, byte for byte
         {"results.json", gradescope_json(r)},    {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},             {"summary.md", markdown_summary(r)},
         {"result.json", classroom50_json(r, who)}, {"feedback.txt", feedback_text(r)},
-        {"table.txt", terminal_table(r, false)}, {"gradebook.csv", gradebook_csv({r, sample("O\"Neil")})}};
+        {"table.txt", terminal_table(r, false)}, {"gradebook.csv", gradebook_csv({r, sample("O\"Neil")})},
+        {"results.sarif", sarif_json(findings_sample())}};
     const char* update = std::getenv("SCAN_GRADE_UPDATE_GOLDEN");
     for (const auto& [name, text] : files) {
         CAPTURE(name);

@@ -1,0 +1,136 @@
+// results.sarif (sarif.cpp) of the sample report with findings: where each
+// finding points, its level, the order, one result per distinct finding (a
+// check at a line), a rule per check. Its golden file is test_outputs.cpp's; check_sarif.py
+// holds that file to the SARIF 2.1.0 and GitHub schemas.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "findings_sample.hpp"
+#include "outputs.hpp"
+
+using namespace grader;
+using namespace grader::testing;
+using nlohmann::json;
+
+namespace {
+
+json run_of(const Report& r) {
+    const json j = json::parse(sarif_json(r));
+    REQUIRE(j.at("runs").size() == 1);
+    return j["runs"][0];
+}
+
+std::string uri(const json& location) { return location.at("physicalLocation").at("artifactLocation").at("uri"); }
+unsigned line(const json& location) { return location.at("physicalLocation").at("region").at("startLine"); }
+
+}  // namespace
+
+TEST_CASE("SARIF: each finding at its lab's file and line, its other places related") {
+    const json run = run_of(findings_sample());
+    CHECK(run.at("tool").at("driver").at("name") == "scan-grade");
+    const json& results = run.at("results");
+    // 13 findings, two of them one race at one line.
+    REQUIRE(results.size() == 12);
+    const auto race02 = std::find_if(results.begin(), results.end(), [](const json& r) {
+        return r["properties"]["lab"] == "02-brent-kung" && r["ruleId"] == "race/data-race-on-shared-memory" &&
+               r["locations"][0].contains("physicalLocation") && line(r["locations"][0]) == 25;
+    });
+    REQUIRE(race02 != results.end());
+    const json& r = *race02;
+    CHECK(r.at("level") == "error");
+    CHECK(uri(r["locations"][0]) == "labs/02-brent-kung/scan.cu");
+    CHECK(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+    CHECK(r.at("message").at("text") ==
+          finding::sentence(findings_sample().labs[1].findings[1]));  // the words people read elsewhere
+    REQUIRE(r.at("relatedLocations").size() == 1);
+    CHECK(line(r["relatedLocations"][0]) == 35);
+    CHECK(r["relatedLocations"][0]["message"]["text"] == "the kernel was launched here");
+
+    // A header beside scan.cu: its own file; the finding's second line related.
+    const auto header = std::find_if(results.begin(), results.end(), [](const json& x) {
+        return uri(x["locations"][0]) == "labs/01-kogge-stone/scan_helpers.cuh";
+    });
+    REQUIRE(header != results.end());
+    CHECK(line((*header)["locations"][0]) == 7);
+    REQUIRE((*header)["relatedLocations"].size() == 2);
+    CHECK(line((*header)["relatedLocations"][0]) == 16);
+    CHECK((*header)["relatedLocations"][1]["id"] == 2);
+}
+
+TEST_CASE("SARIF: one result per check and line, the first finding's; findings without a line told apart by their words") {
+    Report r = findings_sample();
+    std::size_t at21 = 0;
+    const json run = run_of(r);
+    for (const json& x : run["results"])
+        if (uri(x["locations"][0]) == "labs/01-kogge-stone/scan.cu" && line(x["locations"][0]) == 21) {
+            ++at21;
+            CHECK(x["message"]["text"] == finding::sentence(r.labs[0].findings[7]));  // block (0,0,0)'s, not (3,0,0)'s
+        }
+    CHECK(at21 == 1);
+    // Two leaks, of two functions, both at the file's first line: two results.
+    r.labs[1].findings.push_back(finding::leak(8192, 2, "brent_kung_scan_large"));
+    CHECK(run_of(r)["results"].size() == 13);
+    // A race at another line of the same check is another result.
+    r.labs[1].findings.push_back(r.labs[1].findings[1]);
+    r.labs[1].findings.back().lines = {"scan.cu:26"};
+    CHECK(run_of(r)["results"].size() == 14);
+}
+
+TEST_CASE("SARIF: a leak is a warning; a finding that names no line points at the file's first, and says so") {
+    const json run = run_of(findings_sample());
+    std::vector<json> warnings, lineless;
+    for (const json& r : run["results"]) {
+        if (r["level"] == "warning") warnings.push_back(r);
+        if (r["locations"][0].contains("message")) lineless.push_back(r);
+    }
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0]["ruleId"] == "leak/device-memory-leaked");
+    REQUIRE(lineless.size() == 2);  // the leak and the hidden dataset's race
+    for (const json& r : lineless) {
+        CHECK(uri(r["locations"][0]) == "labs/02-brent-kung/scan.cu");
+        CHECK(line(r["locations"][0]) == 1);
+        CHECK(r["locations"][0]["message"]["text"] == "scan.cu as a whole: this finding names no line");
+    }
+    CHECK(lineless[0]["ruleId"] == "race/race-finding-on-a-hidden-dataset");
+    CHECK(lineless[0]["message"]["text"] ==
+          "race finding on hidden dataset 2 of lab 02 (details shown after grades are published)");
+}
+
+TEST_CASE("SARIF: the worst first, errors before warnings and undefined behaviour first") {
+    const json run = run_of(findings_sample());
+    std::vector<int> ranks;
+    for (const json& r : run["results"])
+        ranks.push_back(r["level"] == "warning" ? 2 : r["properties"]["undefinedBehavior"] == true ? 0 : 1);
+    CHECK(std::is_sorted(ranks.begin(), ranks.end()));
+    CHECK(std::count(ranks.begin(), ranks.end(), 0) == 6);
+    CHECK(std::count(ranks.begin(), ranks.end(), 1) == 5);
+    // Within a rank, the labs' order and each lab's: lab 01's barrier finding first.
+    CHECK(run["results"][0]["properties"]["lab"] == "01-kogge-stone");
+    CHECK(run["results"][0]["ruleId"] == "barrier/barrier-divergence");
+}
+
+TEST_CASE("SARIF: a rule per check, each result's ruleIndex its rule's; messages cleaned of terminal escapes") {
+    const json run = run_of(findings_sample());
+    const json& rules = run["tool"]["driver"]["rules"];
+    std::set<std::string> ids;
+    for (const json& rule : rules) {
+        CHECK(ids.insert(rule.at("id").get<std::string>()).second);
+        for (const char* text : {"shortDescription", "fullDescription", "help"})
+            CHECK(!rule.at(text).at("text").get<std::string>().empty());
+    }
+    CHECK(ids == std::set<std::string>{"barrier/barrier-divergence", "memory/out-of-bounds-access",
+                                       "race/data-race-on-shared-memory", "memory/uninitialized-global-memory-read-of-4-bytes",
+                                       "race/race-finding-on-a-hidden-dataset", "leak/device-memory-leaked"});
+    for (const json& r : run["results"]) {
+        CHECK(rules.at(r.at("ruleIndex").get<std::size_t>())["id"] == r["ruleId"]);
+        CHECK(r["message"]["text"].get<std::string>().find('\x1b') == std::string::npos);
+    }
+}
+
+TEST_CASE("SARIF: a report without findings is an empty run, which closes the alerts of an earlier one") {
+    const json run = run_of(sample());
+    CHECK(run.at("results") == json::array());
+    CHECK(run.at("tool").at("driver").at("rules") == json::array());
+}
