@@ -260,10 +260,10 @@ expect(rc == 1 and "labs/02-brent-kung/scan.cu is a copy of reference/02-brent-k
 # What is there.
 files = files_under(student)
 tops = sorted({f.split(os.sep)[0] for f in files})
-want_tops = sorted([".github", ".gitignore", "README.md", "bench", "datasets", "labs", "meson.build",
+want_tops = sorted([".github", ".gitignore", ".vscode", "README.md", "bench", "datasets", "labs", "meson.build",
                     "meson_options.txt", "scan-labs", "simt"])
 expect(tops == want_tops, "the top of the export is exactly %s" % " ".join(want_tops), "got: %s" % " ".join(tops))
-need = [".github/workflows/grade.yml", "labs/meson.build", "labs/README.md", "labs/targets.json", "labs/common/meson.build",
+need = [".github/workflows/grade.yml", ".vscode/tasks.json", "labs/meson.build", "labs/README.md", "labs/targets.json", "labs/common/meson.build",
         "datasets/meson.build", "simt/meson.build", "bench/meson.build"]
 for lab in LABS:
     need += ["labs/%s/%s" % (lab, f) for f in ("scan.cu", "scan.hpp", "README.md", "lab.cpp")]
