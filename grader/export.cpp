@@ -19,7 +19,8 @@ constexpr const char* kExportUsage = R"(usage: scan-grade export [--kit DIR] [--
 Writes the student repository into DIR: the lab stubs and handouts (labs/), the
 dataset generator and public manifests (datasets/), the CPU emulator (simt/),
 scan-bench (bench/), the Meson project, the scan-labs script, a README.md
-(course/student/README.md), a .gitignore and the autograding workflow
+(course/student/README.md), a .gitignore, VS Code's tasks with a problem matcher
+for the findings (.vscode/tasks.json) and the autograding workflow
 .github/workflows/grade.yml (course/github/grade.yml). Nothing else of the kit:
 never reference/, grader/, course/ or .ci/.
 options:
@@ -94,6 +95,8 @@ std::vector<KitPart> handout_parts() {
         {"scan-labs", "scan-labs", false, false},
         {"course/student/README.md", "README.md", false, false},
         {"course/student/gitignore", ".gitignore", false, false},
+        // VS Code's tasks for ./scan-labs test and check: their findings' lines in the Problems panel
+        {"course/student/vscode-tasks.json", ".vscode/tasks.json", false, false},
         {"course/github/grade.yml", ".github/workflows/grade.yml", false, false},
         {"labs/README.md", "labs/README.md", false, false},
         {"labs/meson.build", "labs/meson.build", false, true},
@@ -181,6 +184,7 @@ int export_main(const std::vector<std::string>& args, const std::string& default
     }
     std::printf("scan-grade export: wrote the student repository, %zu files, to %s\n"
                 "  labs/ datasets/ simt/ bench/ meson.build meson_options.txt scan-labs README.md .gitignore\n"
+                "  .vscode/tasks.json\n"
                 "  .github/workflows/grade.yml (set SCAN_LABS_KIT and the secrets: course/github/README.md)\n",
                 count, dir_arg.c_str());
     return 0;

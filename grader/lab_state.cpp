@@ -17,6 +17,7 @@ namespace {
 void withhold(const Unit& unit, const std::string& on, Verdict& v) {
     if (!unit.withheld) return;
     if (!v.feedback.empty()) v.feedback = "FAIL  " + unit.what + on + "\n";
+    v.undefined.clear();
     for (auto& f : v.findings) f = finding::withheld(f, unit.what);
 }
 
@@ -37,11 +38,13 @@ Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r)
         for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
             if (!c.ok && !score::safety_rule(c.rule))
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
+        std::vector<Finding> undefined;
         for (const auto& f : seen.findings)
-            if (f.undefined) why += "undefined behaviour, so these values prove nothing: " + finding::sentence(f) + "\n";
-        if (!why.empty())
-            v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
-        return why.empty();
+            if (f.undefined) undefined.push_back(f);
+        if (why.empty() && undefined.empty()) return true;
+        v.feedback = "FAIL  " + unit.what + on + (order.empty() ? "" : "; " + order) + "\n" + first_lines(why, 24);
+        v.undefined = std::move(undefined);
+        return false;
     };
     v.passed = judge_one(r.seen, r.reversed ? r.seen.block_order : "") &&
                (!r.reversed || judge_one(*r.reversed, r.reversed->block_order + ": a GPU may run blocks in any order"));

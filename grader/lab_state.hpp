@@ -24,6 +24,10 @@ struct Verdict {
     bool passed = false, timed_out = false;
     bool skipped = false;  // not run on this backend by the rubric (emulator.with_gpu_max_n): no verdict
     std::string feedback;                                      // FAIL lines; empty when passed
+    // The findings that left the failed run's values proving nothing: the
+    // correctness test shows them (scorer_correctness.cpp), each problem in
+    // full once; none where the unit is withheld.
+    std::vector<Finding> undefined;
     std::vector<Finding> findings;
 };
 

@@ -1,8 +1,32 @@
 #include "scorers.hpp"
 
 #include <algorithm>
+#include <set>
+
+#include "finding_place.hpp"
 
 namespace grader {
+
+namespace {
+
+// The findings that left a failed run's values proving nothing: each
+// problem (finding::problem_key: the same on every dataset) in full once, as
+// an editor's diagnostic lines (finding_place.hpp), then by its title.
+std::string undefined_text(const std::vector<Finding>& found, const std::string& folder, std::set<std::string>& shown) {
+    std::string out;
+    for (const Finding& f : found) {
+        const std::string why = "undefined behaviour, so these values prove nothing:";
+        if (!shown.insert(finding::problem_key(f)).second) {
+            out += why + " " + finding::title(f) + " (shown in full above)\n";
+            continue;
+        }
+        out += why + "\n";
+        for (const std::string& line : finding::diagnostic(f, folder)) out += "  " + line + "\n";
+    }
+    return out;
+}
+
+}  // namespace
 
 // Correctness from the units' verdicts: one test per class (and function),
 // points per scored dataset; the findings noted in the units' order.
@@ -17,10 +41,8 @@ void score_correctness(const Context& ctx, LabState& state) {
             if (static_cast<int>(b) == state.emu_off) continue;
             const Verdict& v = u.on[b];
             u.passed = u.passed && v.passed;
-            u.feedback += v.feedback;
             for (const auto& f : v.findings) note_finding(state, f);
         }
-        if (u.passed) u.feedback = "ok    " + u.what + "\n";
         scored += u.scored;
         passed += u.scored && u.passed;
         u.input = {};
@@ -29,15 +51,21 @@ void score_correctness(const Context& ctx, LabState& state) {
     std::vector<std::pair<std::string, std::string>> groups;
     for (const auto& u : state.units)
         if (std::find(groups.begin(), groups.end(), std::make_pair(u.cls, u.function)) == groups.end()) groups.push_back({u.cls, u.function});
+    // In the tests' order, so that a problem shown in full is above its later mentions.
+    std::set<std::string> shown;
     for (const auto& [cls, function] : groups) {
         std::size_t g_scored = 0, g_passed = 0;
         std::string text;
         bool hidden_group = false;
-        for (const auto& u : state.units)
+        for (auto& u : state.units)
             if (u.cls == cls && u.function == function) {
                 g_scored += u.scored;
                 g_passed += u.scored && u.passed;
                 hidden_group = u.hidden;
+                u.feedback = u.passed ? "ok    " + u.what + "\n" : "";
+                for (std::size_t b = 0; b < u.on.size() && !u.passed; ++b)
+                    if (static_cast<int>(b) != state.emu_off)
+                        u.feedback += u.on[b].feedback + undefined_text(u.on[b].undefined, "labs/" + lab.id, shown);
                 text += u.feedback;
             }
         if (state.emu_skipped)

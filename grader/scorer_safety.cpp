@@ -1,5 +1,8 @@
 #include "scorers.hpp"
 
+#include <set>
+
+#include "finding_place.hpp"
 #include "outputs.hpp"
 #include "score.hpp"
 
@@ -14,8 +17,15 @@ Component score_safety(const Context& ctx, LabState& state, LabResult& out) {
         if (it == state.findings.end()) {
             ++clean;
             text += std::string("ok    no ") + category + " findings\n";
-        } else
-            for (const auto& f : it->second) text += "FAIL  " + finding::sentence(f) + "\n";
+        } else {
+            // Each problem once (the same race on other datasets is noted for
+            // its other blocks), as an editor's diagnostic lines (finding_place.hpp).
+            text += std::string("FAIL  ") + category + " findings:\n";
+            std::set<std::string> shown;
+            for (const auto& f : it->second)
+                if (shown.insert(finding::problem_key(f)).second)
+                    for (const std::string& line : finding::diagnostic(f, "labs/" + state.lab->id)) text += "  " + line + "\n";
+        }
     }
     if (!state.gpu_hung.empty()) text += "compute-sanitizer not run on " + hung_runs(state) + ": it timed out on the GPU\n";
     if (state.emu_off >= 0)

@@ -260,10 +260,10 @@ expect(rc == 1 and "labs/02-brent-kung/scan.cu is a copy of reference/02-brent-k
 # What is there.
 files = files_under(student)
 tops = sorted({f.split(os.sep)[0] for f in files})
-want_tops = sorted([".github", ".gitignore", "README.md", "bench", "datasets", "labs", "meson.build",
+want_tops = sorted([".github", ".gitignore", ".vscode", "README.md", "bench", "datasets", "labs", "meson.build",
                     "meson_options.txt", "scan-labs", "simt"])
 expect(tops == want_tops, "the top of the export is exactly %s" % " ".join(want_tops), "got: %s" % " ".join(tops))
-need = [".github/workflows/grade.yml", "labs/meson.build", "labs/README.md", "labs/targets.json", "labs/common/meson.build",
+need = [".github/workflows/grade.yml", ".vscode/tasks.json", "labs/meson.build", "labs/README.md", "labs/targets.json", "labs/common/meson.build",
         "datasets/meson.build", "simt/meson.build", "bench/meson.build"]
 for lab in LABS:
     need += ["labs/%s/%s" % (lab, f) for f in ("scan.cu", "scan.hpp", "README.md", "lab.cpp")]
@@ -382,10 +382,11 @@ if expect(rc == 0, "meson setup build in the export: exit %d" % rc, tail(out)):
 
     rc, out = run(["./scan-labs", "check", "--lab", "01"], cwd=student, log="check-stub01.log")
     expect(rc == 1 and row(out, "correctness") == (0.0, 60.0) and row(out, "total")[0] == 0.0
-           and re.search(r"^    barrier: barrier divergence in kernel kogge_stone_kernel", out, re.M)
-           and re.search(r"^    race: data race on shared memory", out, re.M)
+           and re.search(r"^    barrier:\n      labs/01-kogge-stone/scan\.cu:23: error: barrier divergence in kernel "
+                         r"kogge_stone_kernel", out, re.M)
+           and re.search(r"^    race:\n      labs/01-kogge-stone/scan\.cu:24: error: data race on shared memory", out, re.M)
            and row(out, "timing") == (None, 10.0),
-           "./scan-labs check --lab 01 on the stub: 0 points, the barrier and race findings named, timing not measured "
+           "./scan-labs check --lab 01 on the stub: 0 points, the barrier and race findings at their lines, timing not measured "
            "without a GPU: exit %d" % rc, tail(out, 40))
     # copyfile, not copy2: the file must look newer than the build, or Ninja keeps the stub's objects.
     shutil.copyfile(os.path.join(kit, "grader", "tests", "corpus", "lab02-modulo-mapping", "labs", "02-brent-kung", "scan.cu"),

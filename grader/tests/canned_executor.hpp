@@ -15,7 +15,9 @@
 
 namespace grader::canned {
 
-enum class Kind { right, wrong, racy, hung, crashed, leaking };
+// undefined: right values, but a barrier divergence in every run, reported
+// at another block as the dataset's length changes (as the emulator does).
+enum class Kind { right, wrong, racy, undefined, hung, crashed, leaking };
 
 // A right observation of `input`: the serial scan, the input untouched, one launch.
 inline harness::Observation right(const std::vector<float>& input, const datasets::ScanSpec& spec) {
@@ -132,6 +134,18 @@ public:
             race.blocks = 4;
             race.message = "canned";
             r.seen.findings = {race};
+        }
+        if (kind == Kind::undefined && !input.empty()) {
+            finding::Finding barrier;
+            barrier.kind = "barrier";
+            barrier.undefined = true;
+            barrier.check = "barrier divergence";
+            barrier.kernel = "scan_kernel";
+            barrier.lines = {"scan.cu:23"};
+            barrier.launch = "scan.cu:40";
+            barrier.block = "(" + std::to_string(input.size() % 7) + ",0,0)";
+            barrier.message = "block " + barrier.block + ": canned";
+            r.seen.findings = {barrier};
         }
         if (kind == Kind::leaking) {
             r.seen.leaked_bytes = 4096;

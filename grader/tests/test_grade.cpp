@@ -67,6 +67,14 @@ std::string all_output(const LabResult& lab) {
     return text;
 }
 
+// The output of the lab's test of `component` (safety, ...: one test).
+std::string output_of(const LabResult& lab, const std::string& component) {
+    std::string text;
+    for (const auto& t : lab.tests)
+        if (t.component == component) text += t.output;
+    return text;
+}
+
 // The reference's lab 02 with inline PTX, which the emulator does not run.
 std::string with_inline_ptx() {
     const std::string path = (fs::temp_directory_path() / "scan-grade-canned-ptx.cu").string();
@@ -117,6 +125,51 @@ TEST_CASE("racy: right values, the race costs a quarter of safety and is named o
           "data race on shared memory in kernel scan_kernel: canned (and 3 more blocks); launched at scan.cu:40");
     CHECK(finding::sentence(lab.findings[1]) ==
           "race finding on hidden dataset 1 of lab 02 (details shown after grades are published)");
+}
+
+TEST_CASE("the findings in the feedback: each problem once, as an editor's diagnostic lines") {
+    Grading racy({"emu"});
+    racy.exec->emu = Kind::racy;
+    const LabResult raced = racy.grade_reference(kLab02);
+    const std::string safety = output_of(raced, "safety");
+    REQUIRE(safety.find("FAIL  race findings:\n") != std::string::npos);
+    // The race at its line, the launch a note; a hidden dataset's without a line.
+    CHECK(safety.find("\n  labs/02-brent-kung/scan.cu:24: error: data race on shared memory in kernel scan_kernel: "
+                      "canned (and 3 more blocks); launched at scan.cu:40\n"
+                      "  labs/02-brent-kung/scan.cu:40: note: the kernel was launched here\n") != std::string::npos);
+    CHECK(safety.find("\n  labs/02-brent-kung/scan.cu: error: race finding on hidden dataset 1 of lab 02 (details shown "
+                      "after grades are published)\n") != std::string::npos);
+
+    // A barrier divergence on every dataset, in another block as the length changes.
+    Grading g({"emu"});
+    g.exec->emu = Kind::undefined;
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(component(lab, "correctness").score == 0);
+    std::string correctness, hidden;
+    for (const TestResult& t : lab.tests)
+        if (t.component == "correctness") (t.hidden ? hidden : correctness) += t.output;
+    const auto count = [](const std::string& text, const std::string& part) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+        return n;
+    };
+    // In full at the first dataset that showed it, then by its title on each later one.
+    const std::string full = "undefined behaviour, so these values prove nothing:\n"
+                             "  labs/02-brent-kung/scan.cu:23: error: barrier divergence in kernel scan_kernel: block (1,0,0): "
+                             "canned; launched at scan.cu:40\n"
+                             "  labs/02-brent-kung/scan.cu:40: note: the kernel was launched here\n";
+    CHECK(count(correctness, "scan.cu:23: error:") == 1);
+    CHECK(correctness.find("FAIL  walk1 n=1 seed=202 (no points: the answer equals the input)\n" + full) != std::string::npos);
+    const std::size_t failed = count(correctness, "FAIL  ");
+    CHECK(failed > 10);
+    CHECK(count(correctness, "undefined behaviour, so these values prove nothing: barrier divergence in kernel scan_kernel "
+                             "at scan.cu:23 (shown in full above)\n") == failed - 1);
+    // Hidden datasets are withheld: named by number, no finding.
+    CHECK(count(hidden, "FAIL  hidden dataset ") > 0);
+    CHECK(hidden.find("scan.cu") == std::string::npos);
+    // The safety test's list: the problem once, though each dataset showed it in another block.
+    const std::string safety_list = output_of(lab, "safety");
+    CHECK(count(safety_list, "labs/02-brent-kung/scan.cu:23: error: barrier divergence") == 1);
 }
 
 TEST_CASE("leaking: right values, the leak costs a quarter of safety") {

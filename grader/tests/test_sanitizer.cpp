@@ -5,9 +5,13 @@
 
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "finding_place.hpp"
 #include "sanitizer.hpp"
 
 using grader::parse_sanitizer;
@@ -98,4 +102,36 @@ TEST_CASE("a clean run and the summaries give no findings") {
     CHECK(parse_sanitizer("racecheck", "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed\n").empty());
     CHECK(parse_sanitizer("memcheck", "").empty());
     CHECK(parse_sanitizer("memcheck", "some program output\n========= \n").empty());
+}
+
+TEST_CASE("each tool's finding as an editor's line: the students' VS Code matcher takes them to it") {
+    // The matcher the student repository ships (course/student/vscode-tasks.json, from the kit's top);
+    // its regexp is JavaScript's, which std::regex's ECMAScript grammar reads alike.
+    std::ifstream in(std::string(FIXTURES) + "/../../../course/student/vscode-tasks.json");
+    REQUIRE(in.good());
+    const nlohmann::json pattern = nlohmann::json::parse(in).at("tasks").at(0).at("problemMatcher").at("pattern");
+    const std::regex matcher(pattern.at("regexp").get<std::string>(), std::regex::ECMAScript);
+    const auto group = [&](const std::smatch& m, const char* name) { return m.str(pattern.at(name).get<std::size_t>()); };
+    struct Canned {
+        const char *tool, *log, *folder, *line, *severity;
+    };
+    for (const Canned& c : {Canned{"racecheck", "racecheck-lab02-missing-barrier.log", "labs/02-brent-kung", "25", "error"},
+                            {"memcheck", "memcheck-lab02-store-past-n.log", "labs/02-brent-kung", "19", "error"},
+                            {"memcheck", "memcheck-lab04-leak.log", "labs/04-hierarchical", "51", "warning"},
+                            {"initcheck", "initcheck-lab04-sums-never-written.log", "labs/04-hierarchical", "39", "error"},
+                            {"synccheck", "synccheck-lab02-divergent-barrier.log", "labs/02-brent-kung", "26", "error"}}) {
+        const std::string log = c.log;
+        CAPTURE(log);
+        const auto f = parse_sanitizer(c.tool, fixture(c.log));
+        REQUIRE(f.size() == 1);
+        const std::vector<std::string> lines = finding::diagnostic(f[0], c.folder);
+        REQUIRE(lines.size() == 1);  // no launch: the tools name none
+        INFO(lines[0]);
+        std::smatch m;
+        REQUIRE(std::regex_search(lines[0], m, matcher));
+        CHECK(group(m, "file") == std::string(c.folder) + "/scan.cu");
+        CHECK(group(m, "line") == c.line);
+        CHECK(group(m, "severity") == c.severity);
+        CHECK(group(m, "message") == finding::sentence(f[0]));
+    }
 }

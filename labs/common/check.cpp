@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "device.hpp"
+#include "finding_place.hpp"
 #include "generator.hpp"
 #include "lab.hpp"
 #include "observe.hpp"
@@ -86,11 +87,14 @@ Row safety_row(const Datasets& d, double weight, bool emulator) {
     std::string detail;
     for (const char* category : score::kCategories) {
         const auto it = d.first_finding.find(category);
-        if (it == d.first_finding.end()) ++clean;
-        else {
-            const std::string text = finding::sentence(it->second);
-            detail += "    " + std::string(category) + ": " + text.substr(0, text.find('\n')) + "\n";
+        if (it == d.first_finding.end()) {
+            ++clean;
+            continue;
         }
+        // The finding as an editor's diagnostic lines, under its category.
+        detail += "    " + std::string(category) + ":\n";
+        for (const std::string& line : finding::diagnostic(it->second, std::string("labs/") + kLab.id))
+            detail += "      " + line.substr(0, line.find('\n')) + "\n";
     }
     r.score = weight * d.gate() * clean / 4.0;
     r.how = std::to_string(clean) + " of 4 checks clean (race, barrier, memory, leak)" +

@@ -1,6 +1,9 @@
 #include "finding.hpp"
 
+#include <cstdlib>
+#include <set>
 #include <tuple>
+#include <utility>
 
 namespace finding {
 namespace {
@@ -11,6 +14,12 @@ std::string (*g_reword)(const std::string&) = nullptr;
 std::string w(const std::string& part) { return g_reword ? g_reword(part) : part; }
 
 std::string count(unsigned long long n) { return std::to_string(n); }
+
+std::string joined(const std::vector<std::string>& parts, const std::string& between) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : between) + p;
+    return out;
+}
 
 }  // namespace
 
@@ -48,6 +57,28 @@ bool same_but_blocks(const Finding& a, const Finding& b) {
                         f.thread, f.allocation, f.bytes, f.allocations, f.reports, f.pairs, f.hazards, f.message);
     };
     return fields(a) == fields(b);
+}
+
+std::vector<std::string> sorted_lines(const Finding& f) {
+    std::set<std::pair<std::string, unsigned long>> lines;
+    for (const std::string& at : f.lines) {
+        const std::size_t colon = at.rfind(':');
+        lines.insert({at.substr(0, colon), colon == std::string::npos ? 0 : std::strtoul(at.c_str() + colon + 1, nullptr, 10)});
+    }
+    std::vector<std::string> out;
+    for (const auto& [file, line] : lines) out.push_back(file + ":" + std::to_string(line));
+    return out;
+}
+
+std::string problem_key(const Finding& f) {
+    // A withheld one says only its kind and dataset: one problem per dataset.
+    if (f.source == Source::Withheld) return "withheld|" + f.kind + "|" + f.message;
+    return "finding|" + f.check + "|" + f.kernel + "|" + joined(sorted_lines(f), ",") + "|launched at " + f.launch;
+}
+
+std::string title(const Finding& f) {
+    const std::vector<std::string> lines = sorted_lines(f);
+    return f.check + (f.kernel.empty() ? "" : " in kernel " + f.kernel) + (lines.empty() ? "" : " at " + joined(lines, ", "));
 }
 
 bool operator==(const Finding& a, const Finding& b) { return same_but_blocks(a, b) && a.blocks == b.blocks; }

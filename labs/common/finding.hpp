@@ -50,6 +50,18 @@ std::string sentence(const Finding& f);
 bool same_but_blocks(const Finding& a, const Finding& b);
 bool operator==(const Finding& a, const Finding& b);  // every field
 
+// The source lines a finding names, each once, by file then line number.
+std::vector<std::string> sorted_lines(const Finding& f);
+// What makes findings of different datasets one problem: the check, the
+// kernel, the source lines (as a set: a race seen from its reader's side
+// names the writer's line first) and the launch. Blocks, threads, indices,
+// addresses and counts are left out: they change with the dataset's length
+// and the block order, not with the bug; a withheld finding is one problem
+// per dataset. A plain string, the same on every run and machine.
+std::string problem_key(const Finding& f);
+// One line naming that problem: "CHECK in kernel K at scan.cu:24, scan.cu:25".
+std::string title(const Finding& f);
+
 // Adds `f` to `list`, the first `most` findings of one kind, unless the
 // list holds it already but for how many blocks showed it: not news.
 void note(std::vector<Finding>& list, const Finding& f, std::size_t most);

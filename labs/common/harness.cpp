@@ -73,17 +73,29 @@ std::string list(const std::vector<float>& v) {
     return v.size() > 64 ? out + " ..." : out;
 }
 
+// A failed check in full: its rule, then its message, where the findings it
+// stands for (the emulator's, a leak) are their diagnostic lines
+// (Problem::full, for an editor to take the student to the line): those of
+// `problems` with its rule.
+std::string in_full(const Check& c, const std::vector<Problem>& problems) {
+    std::string text;
+    for (const Problem& p : problems)
+        if (p.rule == c.rule) text += "\n  " + p.full;
+    if (c.rule != "backend_checks_clean") return c.rule + ": " + (text.empty() ? c.message : text.substr(3));
+    return c.rule + ": " + c.message.substr(0, c.message.find('\n')) + text;
+}
+
 // "  ok    WHAT" / "  FAIL  WHAT" and, for each failed check, "    RULE: MESSAGE"
 // (its later lines indented too): the details file's record of one dataset.
-void write_details(const std::string& what, const std::vector<Check>& checks) {
+void write_details(const std::string& what, const std::vector<Check>& checks, const std::vector<Problem>& problems) {
     if (!g_details_file.is_open()) return;
     bool ok = true;
     std::string failed;
     for (const Check& c : checks) {
         if (c.ok) continue;
         ok = false;
-        failed += "    " + c.rule + ": ";
-        for (const char ch : c.message) failed += ch == '\n' ? std::string("\n      ") : std::string(1, ch);
+        failed += "    ";
+        for (const char ch : in_full(c, problems)) failed += ch == '\n' ? std::string("\n      ") : std::string(1, ch);
         failed += "\n";
     }
     g_details_file << (ok ? "  ok    " : "  FAIL  ") << what << "\n" << failed << std::flush;
@@ -101,9 +113,9 @@ bool check_dataset(const LabFunction& fn, const std::string& dataset, const data
     const auto fail = [&](const std::string& text) { ADD_FAIL_CHECK_AT(name.c_str(), kNoLine, text); };
     const Observation seen = observe(fn, in);
     const std::vector<Check> checks = judge(in, seen, fn.spec, exact, fn.name);
-    const std::vector<Problem> problems = problems_of(checks, seen, fn.name);
+    const std::vector<Problem> problems = problems_of(checks, seen, fn.name, std::string("labs/") + kLab.id);
     const std::vector<Problem> fresh = g_triage.add(fn.name, dataset, problems);
-    write_details(what, checks);
+    write_details(what, checks, problems);
     g_results.dataset(fn.name, dataset, entry, in.size(), checks, seen, problems);
     std::set<std::string> shown;  // the keys of the problems shown in full here
     for (const Check& c : checks) {
@@ -112,27 +124,25 @@ bool check_dataset(const LabFunction& fn, const std::string& dataset, const data
             continue;
         }
         if (g_details) {
-            fail(c.rule + ": " + c.message);
+            fail(in_full(c, problems));
             continue;
         }
         // Only what no earlier dataset showed, in full: a rule's message, or
         // the emulator's findings that are new, the others counted.
-        std::string news;
+        std::vector<Problem> news;
         std::size_t repeated = 0;
         for (const Problem& p : problems) {
             if (p.rule != c.rule) continue;
             if (std::none_of(fresh.begin(), fresh.end(), [&](const Problem& f) { return f.key == p.key; }))
                 ++repeated;
             else if (shown.insert(p.key).second)  // (another finding of this dataset with its key: the same problem)
-                news += "\n  " + p.full;
+                news.push_back(p);
         }
         if (news.empty()) continue;
-        if (c.rule != "backend_checks_clean") {
-            fail(c.rule + ": " + c.message);
-            continue;
-        }
-        if (repeated) news += "\n  (and " + std::to_string(repeated) + " more, shown in full on an earlier dataset)";
-        fail(c.rule + ": " + c.message.substr(0, c.message.find('\n')) + news);
+        std::string text = in_full(c, news);
+        if (repeated && c.rule == "backend_checks_clean")
+            text += "\n  (and " + std::to_string(repeated) + " more, shown in full on an earlier dataset)";
+        fail(text);
     }
     if (problems.empty())
         std::printf("  ok    %s\n", what.c_str());

@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 #include <utility>
+
+#include "finding_place.hpp"
 
 namespace harness {
 namespace {
 
 // Problem keys. Two problems are the same when they say the same thing about
 // the same code, whatever the dataset:
-//   - a finding of the emulator (finding.hpp): its check, its kernel, the
-//     source lines it names (as a set: a race seen from its reader's side
-//     names the writer's line first) and the launch's line. Blocks, threads,
-//     array indices, addresses, allocation sizes and how many blocks showed
-//     it are left out: they change with the dataset's length and the block
-//     order, not with the bug. So the stub's race on partial[1] in block
-//     (0,0,0) of a tiny dataset and in block (417,0,0) of a large one is one
+//   - a finding of the emulator: finding::problem_key (finding.hpp), its
+//     check, kernel, source lines and launch, not its blocks, threads,
+//     indices or counts. So the stub's race on partial[1] in block (0,0,0)
+//     of a tiny dataset and in block (417,0,0) of a large one is one
 //     problem.
 //   - a wrong output (outputs_match): the function and its hint with every
 //     number taken out: the hint says what is wrong ("the outputs equal the
@@ -51,34 +49,21 @@ std::string plural(std::size_t n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// The source lines a finding names, each once, by file then line number.
-std::vector<std::string> sorted_lines(const finding::Finding& f) {
-    std::set<std::pair<std::string, unsigned long>> lines;
-    for (const std::string& at : f.lines) {
-        const std::size_t colon = at.rfind(':');
-        lines.insert({at.substr(0, colon), colon == std::string::npos ? 0 : std::strtoul(at.c_str() + colon + 1, nullptr, 10)});
-    }
-    std::vector<std::string> out;
-    for (const auto& [file, line] : lines) out.push_back(file + ":" + std::to_string(line));
-    return out;
-}
-
 std::string joined(const std::vector<std::string>& parts, const std::string& between) {
     std::string out;
     for (const auto& p : parts) out += (out.empty() ? "" : between) + p;
     return out;
 }
 
-Problem finding_problem(const finding::Finding& f) {
+Problem finding_problem(const finding::Finding& f, const std::string& folder) {
     Problem p;
     p.severity = Severity::UndefinedBehaviour;
     p.rule = "backend_checks_clean";
-    p.full = finding::sentence(f);
-    p.key = finding_key(f);
-    const std::vector<std::string> lines = sorted_lines(f);
-    const std::string at = lines.empty() ? "" : " at " + joined(lines, ", ");
-    p.title = f.check + " in kernel " + f.kernel + at;
-    p.brief = f.check + at;
+    p.full = joined(finding::diagnostic(f, folder), "\n  ");
+    p.key = finding::problem_key(f);
+    const std::vector<std::string> lines = finding::sorted_lines(f);
+    p.title = finding::title(f);
+    p.brief = f.check + (lines.empty() ? "" : " at " + joined(lines, ", "));
     return p;
 }
 
@@ -93,17 +78,13 @@ const char* label(Severity severity) {
     return "";
 }
 
-std::string finding_key(const finding::Finding& f) {
-    return "finding|" + f.check + "|" + f.kernel + "|" + joined(sorted_lines(f), ",") + "|launched at " + f.launch;
-}
-
 std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
-                                 const std::string& function) {
+                                 const std::string& function, const std::string& folder) {
     std::vector<Problem> out;
     for (const Check& c : checks) {
         if (c.ok) continue;
         if (c.rule == "backend_checks_clean" && !seen.findings.empty()) {
-            for (const auto& f : seen.findings) out.push_back(finding_problem(f));
+            for (const auto& f : seen.findings) out.push_back(finding_problem(f, folder));
             continue;
         }
         Problem p;
@@ -124,6 +105,11 @@ std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observa
             p.key = c.rule + "|" + function + "|" + without_numbers(line);
             p.title = function + ": " + c.rule + ": " + line;
             p.brief = c.rule + ": " + shortened(line, 160);
+            if (c.rule == "temporaries_freed" && seen.leaked_bytes)  // the harness's leak is a finding too
+                p.full = "device memory leaked:\n  " +
+                         joined(finding::diagnostic(finding::leak(seen.leaked_bytes, seen.leaked_allocations, function),
+                                                    folder),
+                                "\n  ");
         }
         out.push_back(std::move(p));
     }

@@ -30,16 +30,18 @@ struct Problem {
     std::string rule;   // the rule of judge() that it broke
     std::string title;  // one line naming it, for the summary
     std::string brief;  // a few words, for its dataset's line
-    std::string full;   // in full: the emulator's finding, or the rule's message
+    // In full: the rule's message, except that a finding (the emulator's, or
+    // the harness's leak) is its diagnostic lines (finding_place.hpp), for
+    // an editor to take the student to the line; later lines indented by 2.
+    std::string full;
 };
 
 // The problems of one run of `function`: one per finding of the emulator
-// (rule backend_checks_clean), one per other failed rule; none when it passed.
+// (rule backend_checks_clean), one per other failed rule; none when it
+// passed. `folder`: the lab folder as the student's repository names it
+// ("labs/02-brent-kung"), which the diagnostic lines start with.
 std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
-                                 const std::string& function);
-
-// The key of one of the emulator's findings: its check, kernel, source lines and launch.
-std::string finding_key(const finding::Finding& finding);
+                                 const std::string& function, const std::string& folder);
 
 // A failing dataset's line, without the leading "  FAIL  ".
 std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems);

@@ -141,7 +141,7 @@ std::string verdicts(const std::vector<Finding>& tiny, const std::vector<Finding
             if (f.source == Source::Emulator) seen.findings.push_back(f);
         const std::vector<Check> checks = judge({5}, seen, kLab01, true, "scan");
         for (const Check& c : checks) out += c.rule + (c.ok ? " ok\n" : " FAIL\n");
-        const std::vector<Problem> problems = problems_of(checks, seen, "scan");
+        const std::vector<Problem> problems = problems_of(checks, seen, "scan", "labs/01-kogge-stone");
         for (const Problem& p : problems) out += "problem " + p.key + " | " + p.title + " | " + p.brief + "\n";
         for (const Problem& p : triage.add("scan", run == &tiny ? "tiny" : "large", problems)) out += "fresh " + p.key + "\n";
         out += fail_line(run == &tiny ? "tiny" : "large", problems) + "\n";

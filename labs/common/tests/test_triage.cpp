@@ -67,7 +67,8 @@ Observation run_of(const std::vector<float>& input, std::vector<float> out,
 }
 
 std::vector<Problem> problems(const std::vector<float>& input, const Observation& seen) {
-    return problems_of(judge(input, seen, kLab01, true, "kogge_stone_scan"), seen, "kogge_stone_scan");
+    return problems_of(judge(input, seen, kLab01, true, "kogge_stone_scan"), seen, "kogge_stone_scan",
+                       "labs/01-kogge-stone");
 }
 
 std::size_t count(const std::string& text, const std::string& part) {
@@ -93,25 +94,31 @@ TEST_CASE("the emulator's findings read as the emulator wrote them") {
 }
 
 TEST_CASE("a finding's key is its kind, kernel and source lines, not its blocks, threads or counts") {
-    CHECK(finding_key(kBarrierTiny) == finding_key(kBarrierLarge));
-    CHECK(finding_key(kRaceTiny) == finding_key(kRaceLarge));
-    CHECK(finding_key(kRaceTiny) != finding_key(kBarrierTiny));
+    CHECK(finding::problem_key(kBarrierTiny) == finding::problem_key(kBarrierLarge));
+    CHECK(finding::problem_key(kRaceTiny) == finding::problem_key(kRaceLarge));
+    CHECK(finding::problem_key(kRaceTiny) != finding::problem_key(kBarrierTiny));
     finding::Finding other_line = kRaceTiny;
     other_line.lines.push_back("scan.cu:25");
-    CHECK(finding_key(other_line) != finding_key(kRaceTiny));
+    CHECK(finding::problem_key(other_line) != finding::problem_key(kRaceTiny));
     finding::Finding other_kernel = kRaceTiny;
     other_kernel.kernel = "brent_kung_kernel";
-    CHECK(finding_key(other_kernel) != finding_key(kRaceTiny));
+    CHECK(finding::problem_key(other_kernel) != finding::problem_key(kRaceTiny));
     finding::Finding other_launch = kRaceTiny;
     other_launch.launch = "scan.cu:40";
-    CHECK(finding_key(other_launch) != finding_key(kRaceTiny));
+    CHECK(finding::problem_key(other_launch) != finding::problem_key(kRaceTiny));
     // One race between global memory's writer and reader, seen from either side: one problem.
-    CHECK(finding_key(emulated("data race on global memory", "k<true>", "(0,0,0)", "the word at byte 16 ...",
+    CHECK(finding::problem_key(emulated("data race on global memory", "k<true>", "(0,0,0)", "the word at byte 16 ...",
                                {"scan.cu:41", "scan.cu:63"}, "scan.cu:173")) ==
-          finding_key(emulated("data race on global memory", "k<true>", "(3,0,0)", "the word at byte 48 ...",
+          finding::problem_key(emulated("data race on global memory", "k<true>", "(3,0,0)", "the word at byte 48 ...",
                                {"scan.cu:63", "scan.cu:41"}, "scan.cu:173")));
+    // A withheld one names only its kind and dataset: one problem per dataset.
+    CHECK(finding::problem_key(finding::withheld(kRaceTiny, "hidden dataset 1 of lab 01")) ==
+          finding::problem_key(finding::withheld(kRaceLarge, "hidden dataset 1 of lab 01")));
+    CHECK(finding::problem_key(finding::withheld(kRaceTiny, "hidden dataset 1 of lab 01")) !=
+          finding::problem_key(finding::withheld(kRaceTiny, "hidden dataset 2 of lab 01")));
+    CHECK(finding::title(kRaceLarge) == "data race on shared memory in kernel kogge_stone_kernel at scan.cu:24");
     // Lines sort by number, not as text.
-    CHECK(finding_key(emulated("data race on shared memory", "k", "(0,0,0)", "", {"scan.cu:100", "scan.cu:9"}, "scan.cu:1"))
+    CHECK(finding::problem_key(emulated("data race on shared memory", "k", "(0,0,0)", "", {"scan.cu:100", "scan.cu:9"}, "scan.cu:1"))
               .find("|scan.cu:9,scan.cu:100|") != std::string::npos);
 }
 
@@ -122,8 +129,11 @@ TEST_CASE("a problem shown on one dataset is not shown again on the next; the su
     const auto first = triage.add("kogge_stone_scan", "tiny dataset walk1 n=1 seed=102",
                                   problems(one, run_of(one, {5}, {kBarrierTiny, kRaceTiny})));
     REQUIRE(first.size() == 2);
-    CHECK(first[0].full == finding::sentence(kBarrierTiny));
-    CHECK(first[1].full == finding::sentence(kRaceTiny));
+    // In full, each as an editor's diagnostic: the line it names, then its launch.
+    CHECK(first[0].full == "labs/01-kogge-stone/scan.cu:23: error: " + finding::sentence(kBarrierTiny) +
+                               "\n  labs/01-kogge-stone/scan.cu:32: note: the kernel was launched here");
+    CHECK(first[1].full == "labs/01-kogge-stone/scan.cu:24: error: " + finding::sentence(kRaceTiny) +
+                               "\n  labs/01-kogge-stone/scan.cu:32: note: the kernel was launched here");
     // Wrong values on two datasets: same hint, other counts and indices.
     const std::vector<float> five{1, 1, 1, 1, 1}, six{2, 2, 2, 2, 2, 2};
     const auto second = triage.add("kogge_stone_scan", "tiny dataset walk4 n=5 seed=103",
@@ -162,7 +172,12 @@ TEST_CASE("the summary lists undefined behaviour first, then wrong results, then
     Observation leaky = run_of(five, {1, 2, 3, 4, 5});
     leaky.leaked_bytes = 8;
     leaky.leaked_allocations = 1;
-    triage.add("f", "b", problems(five, leaky));
+    const auto leaked = problems(five, leaky);
+    REQUIRE(leaked.size() == 1);
+    // The harness's leak in full: the rule's words, then the leak as a warning on the lab's scan.cu.
+    CHECK(leaked[0].full == "device memory leaked:\n  labs/01-kogge-stone/scan.cu: warning: 8 bytes in 1 allocation(s) "
+                            "still live after kogge_stone_scan returned (cudaFree every temporary)");
+    triage.add("f", "b", leaked);
     triage.add("f", "c", problems(five, run_of(five, {1, 2, 3, 4, 5}, {kRaceTiny})));
     Observation wrote_past = run_of(five, {1, 2, 3, 4, 5, 9});
     triage.add("f", "d", problems(five, wrote_past));
@@ -202,7 +217,7 @@ TEST_CASE("other hints, rules and functions are other problems; a passing run ha
     CHECK(triage.add("f", "c", unwritten).size() == 1);
     auto other_function = never_scanned;
     other_function[0] = problems_of(judge(five, run_of(five, {1, 1, 1, 1, 1}), kLab01, true, "g"),
-                                    run_of(five, {1, 1, 1, 1, 1}), "g")[0];
+                                    run_of(five, {1, 1, 1, 1, 1}), "g", "labs/01-kogge-stone")[0];
     CHECK(triage.add("g", "b", other_function).size() == 1);
     CHECK(triage.distinct() == 3);
     CHECK(triage.summary("").find("3 distinct problems (f on 2 of 3 datasets, g on 1 of 1 dataset)") !=
