@@ -32,6 +32,8 @@ sys.path.insert(1, os.path.join(kit, "grader", "tests"))
 import hidden  # noqa: E402
 import catalog  # noqa: E402
 from tap import expect, finish, note  # noqa: E402
+import proc  # noqa: E402
+from proc import tail  # noqa: E402
 
 LABS = catalog.labs(kit)
 CODE = (".cu", ".cpp", ".hpp", ".h", ".cuh")
@@ -39,15 +41,7 @@ CODE = (".cu", ".cpp", ".hpp", ".h", ".cuh")
 
 def run(cmd, cwd=None, log=None):
     """(exit status, output); the output also goes to WORK/LOG when given."""
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if log:
-        with open(os.path.join(work, log), "w") as f:
-            f.write(p.stdout)
-    return p.returncode, p.stdout
-
-
-def tail(text, lines=30):
-    return "\n".join(text.splitlines()[-lines:])
+    return proc.run(cmd, cwd, os.path.join(work, log) if log else None)
 
 
 def read(path):

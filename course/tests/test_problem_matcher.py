@@ -27,6 +27,8 @@ import sys
 grade, kit, work = (os.path.abspath(a) for a in sys.argv[1:4])
 sys.path.insert(0, os.path.join(kit, "grader", "tests"))
 from tap import expect, finish, note  # noqa: E402
+import proc  # noqa: E402
+from proc import tail  # noqa: E402
 
 # entry -> (lab, the datasets its suite runs here: class, distribution, n, seed)
 ENTRIES = {
@@ -39,15 +41,8 @@ KINDS = ("race", "barrier", "memory", "leak")
 
 
 def run(cmd, cwd=None, log=None):
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-    if log:
-        with open(os.path.join(work, log), "w") as f:
-            f.write(p.stdout)
-    return p.returncode, p.stdout
-
-
-def tail(text, lines=30):
-    return "\n".join(text.splitlines()[-lines:])
+    """(exit status, output); the output also goes to WORK/LOG when given."""
+    return proc.run(cmd, cwd, os.path.join(work, log) if log else None)
 
 
 def matched(regexp, text):
