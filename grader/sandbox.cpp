@@ -18,7 +18,6 @@
 #include "schedule.hpp"  // since()
 
 namespace grader {
-namespace {
 
 std::string find_in_path(const std::string& name) {
     const char* path = std::getenv("PATH");
@@ -31,6 +30,9 @@ std::string find_in_path(const std::string& name) {
     }
     return "";
 }
+
+namespace {
+
 
 std::vector<std::string> bwrap_prefix(const Sandbox& sandbox, const std::vector<std::string>& writable,
                                       const std::vector<std::string>& visible, const std::string& cwd) {

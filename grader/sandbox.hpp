@@ -45,6 +45,10 @@ struct Outcome {
 // (strsignal may return null, and a std::string cannot be made from that).
 std::string signal_name(int signal);
 
+// The path of an executable `name` on PATH (/usr/bin:/bin where PATH is
+// unset), or "" where none is.
+std::string find_in_path(const std::string& name);
+
 // Runs argv in `cwd`. Inside the sandbox `writable` folders stay writable and
 // `visible` ones readable, even under a hidden folder. `env` adds NAME=VALUE
 // entries to the minimal environment (CUDA_VISIBLE_DEVICES).

@@ -101,13 +101,7 @@ struct CompileCache {
 std::string cache_folder() {
     const auto var = [](const char* name) { const char* v = std::getenv(name); return std::string(v ? v : ""); };
     if (!var("CCACHE_DIR").empty()) return var("CCACHE_DIR");
-    bool installed = false;
-    for (std::istringstream dirs(var("PATH")); !installed;) {
-        std::string d;
-        if (!std::getline(dirs, d, ':')) break;
-        installed = !d.empty() && fs::exists(d + "/ccache");
-    }
-    if (!installed) return "";
+    if (find_in_path("ccache").empty()) return "";
     if (!var("XDG_CACHE_HOME").empty()) return var("XDG_CACHE_HOME") + "/ccache";
     if (var("HOME").empty()) return "";
     return fs::exists(var("HOME") + "/.ccache") ? var("HOME") + "/.ccache" : var("HOME") + "/.cache/ccache";
@@ -208,11 +202,8 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
 
 std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const LabFile& file,
                                       const std::string& scratch, double timeout_s, const Sandbox& sandbox) {
-    std::string nvcc;
-    if (const char* path = std::getenv("PATH"))
-        for (std::istringstream dirs(path); std::getline(dirs, nvcc, ':');)
-            if (!nvcc.empty() && fs::exists(nvcc + "/nvcc")) break;
-    nvcc = fs::exists(nvcc + "/nvcc") ? nvcc + "/nvcc" : "/usr/local/cuda/bin/nvcc";
+    std::string nvcc = find_in_path("nvcc");
+    if (nvcc.empty()) nvcc = "/usr/local/cuda/bin/nvcc";
     if (!fs::exists(nvcc)) return std::nullopt;
     // Emptied first: an earlier submission's header must not stand in for one this file lacks.
     fs::remove_all(scratch);
