@@ -32,7 +32,7 @@ void wait_at_barrier(const char* file, int line, int vote, bool grid) {
     lane.barrier_vote = vote;
     lane.grid_sync = grid;
     if (vote || grid) g_block->votes = true;
-    lane.sink = std::move(lane.sink).resume();
+    suspend();
 }
 }  // namespace
 
@@ -84,7 +84,7 @@ unsigned active_mask(const char* file, int line) {
     ++g_block->at_warp_functions;
     lane.barrier_file = file;
     lane.barrier_line = line;
-    lane.sink = std::move(lane.sink).resume();
+    suspend();
     return lane.warp_mask;
 }
 
@@ -94,14 +94,14 @@ namespace detail {
 
 void stop_launch() {
     g_stopped = true;
-    g_lane->sink = std::move(g_lane->sink).resume();
+    suspend();
     std::abort();  // never resumed: abandon() leaves through where the fiber began
 }
 
 void on_publish() {
     if (g_lane == nullptr || g_published) return;
     g_published = true;
-    g_lane->sink = std::move(g_lane->sink).resume();  // still Running: resumed here in the block's next pass
+    suspend();  // still Running: resumed here in the block's next pass
 }
 
 void poll(const void* address, unsigned long long value, const void* pc) {
@@ -118,7 +118,7 @@ void poll(const void* address, unsigned long long value, const void* pc) {
     lane.poll_pc = pc;
     lane.status = Status::Spinning;
     ++g_spun;
-    lane.sink = std::move(lane.sink).resume();
+    suspend();
 }
 
 }  // namespace detail
@@ -147,7 +147,7 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
     lane.warp_orders_memory = orders_memory;
     lane.barrier_file = file;
     lane.barrier_line = line;
-    lane.sink = std::move(lane.sink).resume();
+    suspend();
     return warp.results;
 }
 

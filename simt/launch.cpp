@@ -219,7 +219,6 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     }
 
     g_dynamic_shared.assign(shared_bytes, 0);
-    static thread_local ctx::pooled_fixedsize_stack stacks(kFiberStack);
     detail::LaunchState launch;
     launch.site = site;
     launch.grid = grid;
@@ -296,7 +295,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             for (unsigned y = 0; y < block.y; ++y)
                 for (unsigned x = 0; x < block.x; ++x) b->lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
         switch_to(*b);
-        start_block(*b, stacks, body, closure, launch);
+        start_block(*b, body, closure, launch);
         started.push_back(std::move(b));
         turn = started.size() - 1;
         return *started.back();

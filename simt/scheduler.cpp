@@ -1,9 +1,13 @@
 // The scheduler: a started block's GPU threads (Boost.Context fibers) resume
 // in thread order until each reaches a __syncthreads() or exits, then the
 // barrier is checked and released. No order depends on timing: reports repeat.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <csetjmp>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -30,6 +34,12 @@ std::string thread_list(const std::vector<unsigned>& ids) {
 }
 
 namespace {
+
+// Stacks no block holds: (mapping, threads).
+std::vector<std::pair<unsigned char*, std::size_t>>& free_stacks() {
+    static thread_local std::vector<std::pair<unsigned char*, std::size_t>> pool;
+    return pool;
+}
 
 // Checks a barrier every live thread has arrived at (or exited before) and
 // releases it. Returns false when every thread has exited.
@@ -189,35 +199,116 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
 
 }  // namespace
 
-void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
-                 detail::LaunchState& launch) {
+void LaneStacks::ensure(std::size_t lanes) {
+    if (lanes == lanes_) return;
+    give_back();
+    auto& pool = free_stacks();
+    const auto same = std::find_if(pool.begin(), pool.end(), [&](const auto& r) { return r.second == lanes; });
+    if (same != pool.end()) {
+        base_ = same->first;
+        pool.erase(same);
+    } else {
+        void* m = mmap(nullptr, lanes * kFiberStack, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            std::perror("simt: the GPU threads' stacks");
+            std::abort();
+        }
+        base_ = static_cast<unsigned char*>(m);
+    }
+    lanes_ = lanes;
+}
+
+void LaneStacks::give_back() {
+    if (base_ != nullptr) free_stacks().emplace_back(base_, lanes_);
+    base_ = nullptr;
+    lanes_ = 0;
+}
+
+namespace {
+
+// The launching thread while a block's threads run.
+thread_local Context g_scheduler;
+thread_local bool g_abandoning = false;
+
+// Makes `lane` the running thread, as the hooks and checks read it.
+void enter(Lane& lane) {
+    g_lane = &lane;
+    detail::g_thread = static_cast<unsigned>(&lane - g_lanes);
+    detail::g_stack_low = lane.stack_low;
+    detail::g_stack_high = lane.stack_high;
+    lane.slice = 0;
+}
+
+void leave_all() {
+    g_lane = nullptr;
+    detail::g_thread = detail::kNoThread;
+    detail::g_stack_low = detail::g_stack_high = nullptr;
+}
+
+// A GPU thread's fiber: the kernel's body, then, for good, the next thread.
+[[noreturn]] void lane_main(Transfer t) noexcept {
+    adopt(t);
+    Lane& lane = *g_lane;
+    std::jmp_buf abandoned;
+    lane.abandon_to = &abandoned;
+    const int how = setjmp(abandoned);
+    if (how == 0) {
+        g_block->body(g_block->closure);
+        lane.status = Status::Exited;
+        restart_watch(*g_block);
+    } else if (how == kFaulted) {  // from on_fault, off the signal's stack now
+        lane.status = Status::Exited;
+        detail::report_fault(g_fault.address, g_fault.pc, g_fault.write);
+        g_stopped = true;
+    }
+    lane.abandon_to = nullptr;
+    lane.live = false;
+    suspend();
+    std::abort();  // a thread that returned is never resumed
+}
+
+}  // namespace
+
+// Thread to thread, in thread order, as the scheduler's pass would resume
+// them, without going through the scheduler in between: half the switches.
+void suspend() {
+    Lane& me = *g_lane;
+    Lane* next = nullptr;
+    if (!g_stopped && !g_abandoning) {
+        Lane* const end = g_lanes + g_block->lanes.size();
+        for (Lane* l = &me + 1; l < end && next == nullptr; ++l)
+            if (l->status == Status::Running) next = l;
+    }
+    if (next != nullptr) {
+        enter(*next);
+        switch_context(me.context, next->context);
+    } else {
+        switch_context(me.context, g_scheduler);
+    }
+    if (me.abandon_now) std::longjmp(*me.abandon_to, 1);
+}
+
+void start_block(BlockRun& b, void (*body)(void*), void* closure, detail::LaunchState& launch) {
     b.first_interval = b.interval = launch.block_first_interval = launch.interval = ++launch.interval_high;
     b.interval_in_block = 0;
     b.at_warp_functions = 0;
     b.votes = b.at_grid = b.grid_released = false;
+    b.body = body;
+    b.closure = closure;
     restart_watch(b);
-    for (auto& lane : b.lanes) {
+    b.stacks.ensure(b.lanes.size());
+    for (std::size_t t = 0; t < b.lanes.size(); ++t) {
+        Lane& lane = b.lanes[t];
         lane.status = Status::Running;
         lane.polls = 0;
         lane.poll_address = nullptr;
         lane.abandon_to = nullptr;
-        lane.fiber = ctx::fiber(std::allocator_arg, RecordingStack{stacks, &lane}, [&lane, body, closure](ctx::fiber&& sink) {
-            lane.sink = std::move(sink);
-            std::jmp_buf abandoned;
-            lane.abandon_to = &abandoned;
-            const int how = setjmp(abandoned);
-            if (how == 0) {
-                body(closure);
-                lane.status = Status::Exited;
-                restart_watch(*g_block);
-            } else if (how == kFaulted) {  // from on_fault, off the signal's stack now
-                lane.status = Status::Exited;
-                detail::report_fault(g_fault.address, g_fault.pc, g_fault.write);
-                g_stopped = true;
-            }
-            lane.abandon_to = nullptr;
-            return std::move(lane.sink);
-        });
+        lane.abandon_now = false;
+        lane.live = true;
+        lane.stack_low = b.stacks.low(t);
+        lane.stack_high = lane.stack_low + kFiberStack;
+        lane.context = make_context(b.stacks.low(t), kFiberStack, lane_main);
     }
 }
 
@@ -226,25 +317,28 @@ void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(
 // without unwinding their stacks. Each is put aside inside the emulator, often
 // in a hook that GCC's instrumentation calls as a function that never throws
 // (__tsan_volatile_read8 for a volatile poll, __sanitizer_cov_trace_pc for the
-// watchdog): the kernel's unwind table may have no entry for that call, and
-// destroying the fiber there (Boost.Context's forced_unwind, an exception)
-// ends the process in std::terminate. Instead the thread, resumed on top of
-// where it waits, jumps back to where its fiber began and the fiber returns,
-// its stack released; the kernel's destructors do not run, as on a GPU that
-// stops a kernel.
+// watchdog), where the kernel's unwind table may have no entry for that call:
+// an exception thrown through it ends the process in std::terminate. Instead
+// the thread, resumed, jumps back to where its fiber began and returns; the
+// kernel's destructors do not run, as on a GPU that stops a kernel.
 void abandon(std::vector<std::unique_ptr<BlockRun>>& started) {
-    for (auto& b : started)
+    g_abandoning = true;
+    for (auto& b : started) {
+        g_block = b.get();
+        g_lanes = b->lanes.data();
         for (auto& lane : b->lanes) {
-            if (!lane.fiber) continue;  // exited
+            if (!lane.live) continue;  // exited
             if (lane.abandon_to == nullptr) {  // not begun: no frame of the kernel to leave
-                lane.fiber = ctx::fiber();
+                lane.live = false;
                 continue;
             }
-            lane.fiber = std::move(lane.fiber).resume_with([&lane](ctx::fiber&& sink) -> ctx::fiber {
-                lane.sink = std::move(sink);
-                std::longjmp(*lane.abandon_to, 1);
-            });
+            lane.abandon_now = true;
+            enter(lane);
+            switch_context(g_scheduler, lane.context);
         }
+    }
+    leave_all();
+    g_abandoning = false;
 }
 
 // Runs a started block until every thread has exited, or until its threads
@@ -260,24 +354,16 @@ Outcome advance(BlockRun& b, detail::LaunchState& launch) {
             g_spun = 0;
             do {
                 g_preempted = false;
-                for (auto& lane : lanes) {
-                    if (lane.status != Status::Running) continue;
-                    g_lane = &lane;
-                    detail::g_thread = static_cast<unsigned>(&lane - lanes.data());
-                    detail::g_stack_low = lane.stack_low;
-                    detail::g_stack_high = lane.stack_high;
-                    lane.slice = 0;
-                    lane.fiber = std::move(lane.fiber).resume();
-                    if (g_stopped) {
-                        g_lane = nullptr;
-                        detail::g_thread = detail::kNoThread;
-                        detail::g_stack_low = detail::g_stack_high = nullptr;
-                        return Outcome::Stopped;
-                    }
+                // A pass: each running thread in thread order (suspend()
+                // hands on from one to the next), back here after the last.
+                const auto first = std::find_if(lanes.begin(), lanes.end(),
+                                                [](const Lane& l) { return l.status == Status::Running; });
+                if (first != lanes.end()) {
+                    enter(*first);
+                    switch_context(g_scheduler, first->context);
                 }
-                g_lane = nullptr;
-                detail::g_thread = detail::kNoThread;
-                detail::g_stack_low = detail::g_stack_high = nullptr;
+                leave_all();
+                if (g_stopped) return Outcome::Stopped;
                 if (b.sampling && b.sample_left == 0) return Outcome::Runaway;
                 if (detail::g_published) {  // resumed here later: warp rounds still pending go on then
                     detail::g_published = false;

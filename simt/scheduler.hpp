@@ -3,19 +3,15 @@
 // that run a launch; not part of the shim: student code never sees it.
 #pragma once
 
-#include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
-
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "fiber.hpp"
 #include "internal.hpp"
 #include "simt/cuda.hpp"
-
-namespace ctx = boost::context;
 
 namespace simt {
 
@@ -53,8 +49,9 @@ struct Lane {
     int barrier_line = 0;
     int barrier_vote = 0;     // its predicate at a __syncthreads_count/_and/_or (0 at a __syncthreads)
     bool grid_sync = false;   // the barrier it waits at is a grid group's sync()
-    ctx::fiber fiber;  // the GPU thread, resumed by the scheduler
-    ctx::fiber sink;   // the scheduler, resumed by the GPU thread
+    Context context;            // the GPU thread while it is not running
+    bool live = false;          // started and not yet returned from its fiber
+    bool abandon_now = false;   // resumed by abandon(): leave through abandon_to
     std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
     // At a warp function: its mask and what it deposits (at an
     // __activemask(), the group it met, once released).
@@ -86,17 +83,23 @@ struct Sampled {
     unsigned recent_at = 0;
 };
 
-// Hands out pooled stacks and notes each lane's range for the memory checks.
-struct RecordingStack {
-    ctx::pooled_fixedsize_stack pool;
-    Lane* lane;
-    ctx::stack_context allocate() {
-        ctx::stack_context sc = pool.allocate();
-        lane->stack_high = static_cast<const unsigned char*>(sc.sp);
-        lane->stack_low = lane->stack_high - sc.size;
-        return sc;
-    }
-    void deallocate(ctx::stack_context& sc) noexcept { pool.deallocate(sc); }
+// The fiber stacks of a block's threads, kFiberStack apart in one mapping,
+// handed on to later blocks and launches: a fresh mapping's first touch of
+// each stack would fault.
+class LaneStacks {
+public:
+    LaneStacks() = default;
+    LaneStacks(const LaneStacks&) = delete;
+    LaneStacks& operator=(const LaneStacks&) = delete;
+    ~LaneStacks() { give_back(); }
+    // Holds stacks for `lanes` threads.
+    void ensure(std::size_t lanes);
+    unsigned char* low(std::size_t lane) const { return base_ + lane * kFiberStack; }
+
+private:
+    void give_back();
+    unsigned char* base_ = nullptr;
+    std::size_t lanes_ = 0;
 };
 
 // A warp's rendezvous for warp functions: when the lanes that wait with one
@@ -112,6 +115,9 @@ struct Warp {
 // block runs (its shared memory and divergence traces are put aside then).
 struct BlockRun {
     std::vector<Lane> lanes;
+    LaneStacks stacks;
+    void (*body)(void*) = nullptr;  // the kernel's call, run by each thread
+    void* closure = nullptr;
     std::vector<Warp> warps;
     uint3 idx{};
     unsigned long long linear = 0, serial = 0;
@@ -169,8 +175,10 @@ std::string runaway_message(const BlockRun& b, const detail::LaunchState& launch
 
 // Running a launch's blocks (scheduler.cpp).
 std::string thread_list(const std::vector<unsigned>& ids);
-void start_block(BlockRun& b, ctx::pooled_fixedsize_stack& stacks, void (*body)(void*), void* closure,
-                 detail::LaunchState& launch);
+void start_block(BlockRun& b, void (*body)(void*), void* closure, detail::LaunchState& launch);
+// The running thread, its status saying why, leaves for the next thread of
+// its block's pass, or for the scheduler; returns when resumed.
+void suspend();
 void abandon(std::vector<std::unique_ptr<BlockRun>>& started);
 // Yielded: it published to other blocks (detail::g_published) and was put aside.
 // Runaway: its threads spent the watchdog's budget and then the sampling's.

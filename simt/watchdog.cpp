@@ -174,7 +174,7 @@ void steps_spent(const void* pc) {
     if (b.sample_left > 0) --b.sample_left;
     if (++lane.slice >= kSampleSlice) {  // put aside, still Running: the block's next pass resumes it
         g_preempted = true;
-        lane.sink = std::move(lane.sink).resume();
+        suspend();
     }
 }
 
