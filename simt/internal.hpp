@@ -227,6 +227,9 @@ void adopt_device_variables();
 // declared at line 3", for reports.
 std::string describe_allocation(const Allocation& a);
 const std::map<const unsigned char*, Allocation>& allocations();
+// How many allocations have been freed: an entry of allocations() the memory
+// checks keep a pointer to stays valid while this is unchanged.
+inline std::uint64_t g_allocations_freed = 0;
 // Every allocation, by base (runtime_api.cpp owns them).
 extern std::map<const unsigned char*, Allocation> g_allocations;
 // CUDA's last error of the calling host thread: fail() sets it and returns it.

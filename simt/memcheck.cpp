@@ -13,11 +13,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "internal.hpp"
@@ -29,20 +32,22 @@ namespace {
 // Code addresses, interned so a shadow word stores 4-byte ids.
 std::vector<const void*> g_pcs;
 std::unordered_map<const void*, std::uint32_t> g_pc_ids;
-std::uint32_t pc_id(const void* pc) {
-    // A direct-mapped cache in front of the map: an access hook runs this on
-    // every load and store, and a kernel has few distinct access sites.
-    struct Slot {
-        const void* pc = nullptr;
-        std::uint32_t id = 0;
-    };
-    static Slot cache[256];
-    Slot& slot = cache[(reinterpret_cast<std::uintptr_t>(pc) >> 2) & 255];
-    if (slot.pc == pc) return slot.id;
+// A direct-mapped cache in front of the map: an access hook runs pc_id on
+// every load and store, and a kernel has few distinct access sites.
+struct PcSlot {
+    const void* pc = nullptr;
+    std::uint32_t id = 0;
+};
+PcSlot g_pc_cache[256];
+__attribute__((noinline)) std::uint32_t pc_id_missed(PcSlot& slot, const void* pc) {
     auto [it, inserted] = g_pc_ids.try_emplace(pc, static_cast<std::uint32_t>(g_pcs.size()));
     if (inserted) g_pcs.push_back(pc);
     slot = {pc, it->second};
     return it->second;
+}
+__attribute__((always_inline)) inline std::uint32_t pc_id(const void* pc) {
+    PcSlot& slot = g_pc_cache[(reinterpret_cast<std::uintptr_t>(pc) >> 2) & 255];
+    return slot.pc == pc ? slot.id : pc_id_missed(slot, pc);
 }
 std::string line_of(std::uint32_t id) { return source_line(g_pcs[id]); }
 
@@ -52,11 +57,84 @@ std::vector<SharedArray> g_shared;  // of the running launch
 
 namespace {
 
+// Shadow arrays of freed allocations, by capacity in words, for the next
+// allocations to reuse without zeroing: every word they hold is older than
+// any later launch, so stale (check_word). A fresh array's first touches
+// fault page by page, and its words are 13 times the data's bytes: that was a
+// tenth of a large scan's time. A miss empties the pool before allocating, so
+// the pool never raises the most memory a program holds.
+std::multimap<std::size_t, Word*>& shadow_pool() {
+    static auto* pool = new std::multimap<std::size_t, Word*>;  // never destroyed: g_global's shadows come back at exit
+    return *pool;
+}
+
+// Capacities in steps of an eighth of a power of two: datasets of nearly
+// one size share arrays.
+std::size_t shadow_capacity(std::size_t words) {
+    std::size_t step = 1;
+    while (step * 16 < words) step *= 2;
+    return (words + step - 1) / step * step;
+}
+
+class ShadowWords {
+public:
+    ShadowWords() = default;
+    ShadowWords(ShadowWords&& o) noexcept
+        : words_(std::exchange(o.words_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
+    ShadowWords& operator=(ShadowWords&&) = delete;
+    ~ShadowWords() { give_back(); }
+    Word* get() const { return words_; }
+    // At least `words` words, their contents stale or zero.
+    void hold(std::size_t words) {
+        if (words <= capacity_ && words_ != nullptr) return;
+        give_back();
+        auto& pool = shadow_pool();
+        if (auto it = pool.lower_bound(words); it != pool.end()) {
+            capacity_ = it->first;
+            words_ = it->second;
+            pool.erase(it);
+            return;
+        }
+        for (const auto& [capacity, array] : pool) std::free(array);
+        pool.clear();
+        capacity_ = shadow_capacity(words);
+        words_ = static_cast<Word*>(std::calloc(capacity_, sizeof(Word)));
+        if (words_ == nullptr) {
+            std::perror("simt: the memory checks' shadow of a device allocation");
+            std::abort();
+        }
+    }
+
+private:
+    void give_back() {
+        if (words_ != nullptr) shadow_pool().emplace(capacity_, words_);
+        words_ = nullptr;
+        capacity_ = 0;
+    }
+    Word* words_ = nullptr;
+    std::size_t capacity_ = 0;
+};
+
 struct GlobalShadow {
     std::size_t bytes = 0;
-    std::unique_ptr<Word[], void (*)(void*)> words{nullptr, &std::free};
+    ShadowWords words;
 };
 std::unordered_map<const unsigned char*, GlobalShadow> g_global;  // by allocation base
+
+// The allocation the last device-memory access went to, and its shadow: a
+// kernel's accesses go to a few, and the two lookups cost more than the
+// checks. Valid while no allocation was freed and no shadow dropped
+// (memcheck_end_launch).
+struct LastAllocation {
+    const std::pair<const unsigned char* const, Allocation>* entry = nullptr;
+    GlobalShadow* shadow = nullptr;
+    std::uint64_t freed = 0;
+    bool holds(const unsigned char* p, std::size_t size) const {
+        return entry != nullptr && freed == g_allocations_freed && p >= entry->first &&
+               p + size <= entry->first + entry->second.bytes;
+    }
+};
+LastAllocation g_last;
 
 // `thread` as stored: plus one.
 std::string thread_at(std::uint32_t thread, std::uint32_t pc) {
@@ -261,15 +339,16 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
     const std::size_t bytes = a.bytes;
     LaunchState& L = *current_launch();
     if (write && !atomic) ++g_progress;
-    GlobalShadow& g = g_global[base];
-    if (g.bytes != bytes || !g.words) {
+    if (g_last.shadow == nullptr) g_last.shadow = &g_global[base];  // on_access made base g_last.entry
+    GlobalShadow& g = *g_last.shadow;
+    if (g.bytes != bytes || g.words.get() == nullptr) {
         g.bytes = bytes;
-        g.words.reset(static_cast<Word*>(std::calloc((bytes + 3) / 4, sizeof(Word))));
+        g.words.hold((bytes + 3) / 4);
     }
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
-        check_word(L, g.words[off / 4], write, atomic, thread, id, L.launch_first_interval, true,
+        check_word(L, g.words.get()[off / 4], write, atomic, thread, id, L.launch_first_interval, true,
                    [&] { return "the word at byte " + std::to_string(off) + " of " + describe_allocation(a) + ","; },
                    "data race on global memory");
 }
@@ -312,19 +391,22 @@ bool in_static_tls(const unsigned char* p) {
     return d > -kReach && d < kReach;
 }
 
-Range launching_thread_stack() {
-    thread_local const Range range = [] {
-        pthread_attr_t attr;
-        void* addr = nullptr;
-        std::size_t size = 0;
-        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-            pthread_attr_getstack(&attr, &addr, &size);
-            pthread_attr_destroy(&attr);
-        }
-        const auto* low = static_cast<const unsigned char*>(addr);
-        return Range{low, low + size};
-    }();
-    return range;
+// Asked on most accesses: a plain thread-local, filled on first use.
+thread_local Range g_launcher_stack{nullptr, nullptr};
+__attribute__((noinline)) void find_launching_thread_stack() {
+    pthread_attr_t attr;
+    void* addr = nullptr;
+    std::size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_destroy(&attr);
+    }
+    const auto* low = static_cast<const unsigned char*>(addr);
+    g_launcher_stack = {low, low + size};
+}
+const Range& launching_thread_stack() {
+    if (g_launcher_stack.low == nullptr) find_launching_thread_stack();
+    return g_launcher_stack;
 }
 
 bool is_program_memory(const unsigned char* p) {
@@ -370,13 +452,17 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         on_publish();
     }
     const auto* p = static_cast<const unsigned char*>(addr);
-    if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
-    // The thread's own locals and the launch's arguments on the launching
-    // thread's stack, asked before the allocations' map (no allocation lies on
-    // a stack): most accesses that are not to shared memory.
-    if (on_fiber_stack(p) || launching_thread_stack().contains(p)) return;
+    const bool same_allocation = g_last.holds(p, size);
+    if (!same_allocation) {
+        if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
+        // The thread's own locals and the launch's arguments on the launching
+        // thread's stack, asked before the allocations' map (no allocation lies on
+        // a stack): most accesses that are not to shared memory.
+        if (on_fiber_stack(p) || launching_thread_stack().contains(p)) return;
+    }
 
-    if (const auto* it = allocation_holding(p, size)) {
+    if (const auto* it = same_allocation ? g_last.entry : allocation_holding(p, size)) {
+        if (!same_allocation) g_last = {it, nullptr, g_allocations_freed};
         const unsigned char* base = it->first;
         const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
@@ -517,6 +603,7 @@ void memcheck_end_launch() {
     g_publish_pending = false;
     g_syncwarp_seen = false;
     // Shadows of freed allocations go; live ones stay, made stale by the interval numbers.
+    g_last = {};
     for (auto it = g_global.begin(); it != g_global.end();) {
         const auto a = allocations().find(it->first);
         it = (a == allocations().end() || a->second.bytes != it->second.bytes) ? g_global.erase(it) : std::next(it);

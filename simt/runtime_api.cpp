@@ -204,6 +204,7 @@ namespace simt::detail {
 bool unmap_allocation(void* ptr, unsigned kinds) {
     const auto it = g_allocations.find(static_cast<const unsigned char*>(ptr));
     if (it == g_allocations.end() || !(kinds >> static_cast<unsigned>(it->second.kind) & 1u)) return false;
+    ++g_allocations_freed;
     if (it->second.kind == MemoryKind::Registered) {
         g_allocations.erase(it);  // the program's own memory
         return true;
