@@ -8,16 +8,10 @@
 // bytes: who last wrote it and who read it, in which barrier interval. Two
 // threads touching one word in the same interval, one of them writing, is a
 // race; on global memory so is any such pair from two blocks of one launch.
-#include <link.h>
-#include <pthread.h>
-
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <iterator>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -25,6 +19,7 @@
 
 #include "internal.hpp"
 #include "memcheck.hpp"
+#include "shadow_pool.hpp"
 
 namespace simt::detail {
 namespace {
@@ -56,64 +51,6 @@ std::string line_of(std::uint32_t id) { return source_line(g_pcs[id]); }
 std::vector<SharedArray> g_shared;  // of the running launch
 
 namespace {
-
-// Shadow arrays of freed allocations, by capacity in words, for the next
-// allocations to reuse without zeroing: every word they hold is older than
-// any later launch, so stale (check_word). A fresh array's first touches
-// fault page by page, and its words are 13 times the data's bytes: that was a
-// tenth of a large scan's time. A miss empties the pool before allocating, so
-// the pool never raises the most memory a program holds.
-std::multimap<std::size_t, Word*>& shadow_pool() {
-    static auto* pool = new std::multimap<std::size_t, Word*>;  // never destroyed: g_global's shadows come back at exit
-    return *pool;
-}
-
-// Capacities in steps of an eighth of a power of two: datasets of nearly
-// one size share arrays.
-std::size_t shadow_capacity(std::size_t words) {
-    std::size_t step = 1;
-    while (step * 16 < words) step *= 2;
-    return (words + step - 1) / step * step;
-}
-
-class ShadowWords {
-public:
-    ShadowWords() = default;
-    ShadowWords(ShadowWords&& o) noexcept
-        : words_(std::exchange(o.words_, nullptr)), capacity_(std::exchange(o.capacity_, 0)) {}
-    ShadowWords& operator=(ShadowWords&&) = delete;
-    ~ShadowWords() { give_back(); }
-    Word* get() const { return words_; }
-    // At least `words` words, their contents stale or zero.
-    void hold(std::size_t words) {
-        if (words <= capacity_ && words_ != nullptr) return;
-        give_back();
-        auto& pool = shadow_pool();
-        if (auto it = pool.lower_bound(words); it != pool.end()) {
-            capacity_ = it->first;
-            words_ = it->second;
-            pool.erase(it);
-            return;
-        }
-        for (const auto& [capacity, array] : pool) std::free(array);
-        pool.clear();
-        capacity_ = shadow_capacity(words);
-        words_ = static_cast<Word*>(std::calloc(capacity_, sizeof(Word)));
-        if (words_ == nullptr) {
-            std::perror("simt: the memory checks' shadow of a device allocation");
-            std::abort();
-        }
-    }
-
-private:
-    void give_back() {
-        if (words_ != nullptr) shadow_pool().emplace(capacity_, words_);
-        words_ = nullptr;
-        capacity_ = 0;
-    }
-    Word* words_ = nullptr;
-    std::size_t capacity_ = 0;
-};
 
 struct GlobalShadow {
     std::size_t bytes = 0;
@@ -353,69 +290,6 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
                    "data race on global memory");
 }
 
-// ---- what is not host data: the places a kernel legitimately touches besides
-// shared arrays and device allocations.
-struct Range {
-    const unsigned char* low;
-    const unsigned char* high;
-    bool contains(const unsigned char* p) const { return p >= low && p < high; }
-};
-
-// The segments of every loaded image (code, constants, globals).
-const std::vector<Range>& image_ranges() {
-    static const std::vector<Range> ranges = [] {
-        std::vector<Range> out;
-        dl_iterate_phdr(
-            [](dl_phdr_info* info, std::size_t, void* data) {
-                auto& v = *static_cast<std::vector<Range>*>(data);
-                for (int i = 0; i < info->dlpi_phnum; ++i) {
-                    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-                    if (ph.p_type == PT_LOAD) {
-                        const auto* low = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
-                        v.push_back({low, low + ph.p_memsz});
-                    }
-                }
-                return 0;
-            },
-            &out);
-        return out;
-    }();
-    return ranges;
-}
-
-// The static thread-local block (namespace-scope __shared__ lives there).
-thread_local unsigned char g_tls_marker;
-bool in_static_tls(const unsigned char* p) {
-    constexpr std::ptrdiff_t kReach = std::ptrdiff_t{8} << 20;  // far more than any static TLS block
-    const std::ptrdiff_t d = p - &g_tls_marker;
-    return d > -kReach && d < kReach;
-}
-
-// Asked on most accesses: a plain thread-local, filled on first use.
-thread_local Range g_launcher_stack{nullptr, nullptr};
-__attribute__((noinline)) void find_launching_thread_stack() {
-    pthread_attr_t attr;
-    void* addr = nullptr;
-    std::size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        pthread_attr_getstack(&attr, &addr, &size);
-        pthread_attr_destroy(&attr);
-    }
-    const auto* low = static_cast<const unsigned char*>(addr);
-    g_launcher_stack = {low, low + size};
-}
-const Range& launching_thread_stack() {
-    if (g_launcher_stack.low == nullptr) find_launching_thread_stack();
-    return g_launcher_stack;
-}
-
-bool is_program_memory(const unsigned char* p) {
-    if (on_fiber_stack(p) || launching_thread_stack().contains(p) || in_static_tls(p)) return true;
-    for (const Range& r : image_ranges())
-        if (r.contains(p)) return true;
-    return false;
-}
-
 // The allocation all of [p, p + size) lies in, or none.
 const std::pair<const unsigned char* const, Allocation>* allocation_holding(const unsigned char* p, std::size_t size) {
     const auto& allocs = allocations();
@@ -458,7 +332,7 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
         // The thread's own locals and the launch's arguments on the launching
         // thread's stack, asked before the allocations' map (no allocation lies on
         // a stack): most accesses that are not to shared memory.
-        if (on_fiber_stack(p) || launching_thread_stack().contains(p)) return;
+        if (on_fiber_stack(p) || on_launching_thread_stack(p)) return;
     }
 
     if (const auto* it = same_allocation ? g_last.entry : allocation_holding(p, size)) {

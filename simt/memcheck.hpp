@@ -78,6 +78,23 @@ const std::pair<const unsigned char* const, Allocation>* allocation_around(const
 void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
                       const std::string& line);
 
+// The program's own memory, which a kernel may touch (program_memory.cpp):
+// its stacks, loaded images and static thread-locals. The launching thread's
+// stack (the launch's arguments) is asked on most accesses: a plain
+// thread-local, filled on first use.
+struct Range {
+    const unsigned char* low;
+    const unsigned char* high;
+    bool contains(const unsigned char* p) const { return p >= low && p < high; }
+};
+inline thread_local Range g_launcher_stack{nullptr, nullptr};
+void find_launching_thread_stack();
+inline bool on_launching_thread_stack(const unsigned char* p) {
+    if (g_launcher_stack.low == nullptr) find_launching_thread_stack();
+    return g_launcher_stack.contains(p);
+}
+bool is_program_memory(const unsigned char* p);
+
 // The check of one access (memcheck.cpp), which every entry point comes to.
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
                bool is_volatile = false, bool acquires = true);
