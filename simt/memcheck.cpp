@@ -318,8 +318,11 @@ const std::pair<const unsigned char* const, Allocation>* variable_near(const uns
 // talked to each other); on shared memory as a plain one. `acquires`: an
 // atomic or volatile access whose read may acquire, with a later fence, what
 // another block released (not a libcu++ store, nor a block-scoped access).
-void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic,
-               bool is_volatile, bool acquires) {
+// Inlined into each entry point below, so that a plain load's or store's
+// check is compiled with what it is known to be.
+__attribute__((always_inline)) inline void check_access(const void* addr, std::size_t size, bool write,
+                                                        const void* pc, bool atomic, bool is_volatile,
+                                                        bool acquires) {
     if (!in_kernel()) return;  // the lab's host code
     if (g_publish_pending) {
         g_publish_pending = false;
@@ -386,6 +389,17 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
     const std::string line = line_of(pc_id(pc));
     report_forbidden(p, size, write, " at " + line, line);
     stop_launch();
+}
+
+void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic, bool is_volatile,
+               bool acquires) {
+    check_access(addr, size, write, pc, atomic, is_volatile, acquires);
+}
+void plain_read(const void* addr, std::size_t size, const void* pc) {
+    check_access(addr, size, false, pc, false, false, true);
+}
+void plain_write(const void* addr, std::size_t size, const void* pc) {
+    check_access(addr, size, true, pc, false, false, true);
 }
 
 // The hook runs before the load itself, and a poll may put the thread aside

@@ -98,6 +98,9 @@ bool is_program_memory(const unsigned char* p);
 // The check of one access (memcheck.cpp), which every entry point comes to.
 void on_access(const void* addr, std::size_t size, bool write, const void* pc, bool atomic = false,
                bool is_volatile = false, bool acquires = true);
+// The same for a plain load or store (the instrumentation's usual hooks).
+void plain_read(const void* addr, std::size_t size, const void* pc);
+void plain_write(const void* addr, std::size_t size, const void* pc);
 void polled_read(const void* addr, std::size_t size, const void* pc, bool atomic = false, bool acquires = true);
 void volatile_read(const void* addr, std::size_t size, const void* pc);
 

@@ -39,10 +39,10 @@ T atomic_rmw(volatile T* a, int mo, const void* pc, Op op) {
 }
 }  // namespace
 
-#define SIMT_HOOK(kind, n, write)                                                                   \
-    void __tsan_##kind##n(void* a) { simt::detail::on_access(a, n, write, __builtin_return_address(0)); } \
+#define SIMT_HOOK(kind, n)                                                                          \
+    void __tsan_##kind##n(void* a) { simt::detail::plain_##kind(a, n, __builtin_return_address(0)); } \
     void __tsan_unaligned_##kind##n(void* a) {                                                      \
-        simt::detail::on_access(a, n, write, __builtin_return_address(0));                          \
+        simt::detail::plain_##kind(a, n, __builtin_return_address(0));                              \
     }
 
 extern "C" {
@@ -56,16 +56,16 @@ void __tsan_vptr_read(void**) {}
 // memory is coherent and a fence has nothing to do.
 void __tsan_atomic_thread_fence(int) {}
 void __tsan_atomic_signal_fence(int) {}
-SIMT_HOOK(read, 1, false)
-SIMT_HOOK(read, 2, false)
-SIMT_HOOK(read, 4, false)
-SIMT_HOOK(read, 8, false)
-SIMT_HOOK(read, 16, false)
-SIMT_HOOK(write, 1, true)
-SIMT_HOOK(write, 2, true)
-SIMT_HOOK(write, 4, true)
-SIMT_HOOK(write, 8, true)
-SIMT_HOOK(write, 16, true)
+SIMT_HOOK(read, 1)
+SIMT_HOOK(read, 2)
+SIMT_HOOK(read, 4)
+SIMT_HOOK(read, 8)
+SIMT_HOOK(read, 16)
+SIMT_HOOK(write, 1)
+SIMT_HOOK(write, 2)
+SIMT_HOOK(write, 4)
+SIMT_HOOK(write, 8)
+SIMT_HOOK(write, 16)
 // Volatile accesses (the kernel file is compiled with
 // --param=tsan-distinguish-volatile=1): checked like any other, and a
 // volatile load may be a spin-wait's poll.

@@ -43,32 +43,33 @@ constexpr unsigned long long kSMs = 132, kBlocksPerSM = 32, kWarpsPerSM = 64;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 
 struct Lane {
-    ThreadIndex index;
+    // What a switch to or from it touches, first: one cache line.
     Status status = Status::Running;
-    const char* barrier_file = nullptr;
     int barrier_line = 0;
-    int barrier_vote = 0;     // its predicate at a __syncthreads_count/_and/_or (0 at a __syncthreads)
-    bool grid_sync = false;   // the barrier it waits at is a grid group's sync()
-    Context context;            // the GPU thread while it is not running
+    const char* barrier_file = nullptr;
+    Context context;  // the GPU thread while it is not running
+    // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
+    const unsigned char* stack_low = nullptr;
+    const unsigned char* stack_high = nullptr;
+    // Once its block has spent its basic-block budget (the watchdog, below):
+    // the basic blocks it has run since it was last resumed.
+    unsigned slice = 0;
+    int barrier_vote = 0;       // its predicate at a __syncthreads_count/_and/_or (0 at a __syncthreads)
+    bool grid_sync = false;     // the barrier it waits at is a grid group's sync()
     bool live = false;          // started and not yet returned from its fiber
     bool abandon_now = false;   // resumed by abandon(): leave through abandon_to
+    ThreadIndex index;
     std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
     // At a warp function: its mask and what it deposits (at an
     // __activemask(), the group it met, once released).
     unsigned warp_mask = 0;
     unsigned long long deposit = 0;
     bool warp_orders_memory = false;  // at a __syncwarp
-    // The fiber's stack, [stack_low, stack_high): the kernel's own locals.
-    const unsigned char* stack_low = nullptr;
-    const unsigned char* stack_high = nullptr;
     // The word it polls, the value it saw there, how often in a row, and where.
     const void* poll_address = nullptr;
     unsigned long long poll_value = 0;
     unsigned polls = 0;
     const void* poll_pc = nullptr;
-    // Once its block has spent its basic-block budget (the watchdog, below):
-    // the basic blocks it has run since it was last resumed.
-    unsigned slice = 0;
 };
 
 // What a thread ran once its block spent its basic-block budget: the blocks,
