@@ -1,6 +1,7 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <future>
 #include <optional>
 #include <regex>
 #include <thread>
@@ -302,27 +303,39 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
                 Span span{clock, "divergence"};
                 run_divergence(ctx, slot, on_emu);
             } else if (side == 1 && cuda >= 0) {
-                {
-                    Span span{clock, "datasets gpu"};
-                    run_tasks(graded.size(), static_cast<unsigned>(graded.size()),
-                              [&](std::size_t l) { run_gpu_datasets(ctx, slot, *graded[l]); });
-                }
-                check_stop();
-                {
+                // A lab's compute-sanitizer runs start once its own datasets
+                // are done, beside the other labs' datasets (the feeders'
+                // tokens bound them all).
+                run_tasks(graded.size(), static_cast<unsigned>(graded.size()), [&](std::size_t l) {
+                    {
+                        Span span{clock, "datasets gpu"};
+                        run_gpu_datasets(ctx, slot, *graded[l]);
+                    }
+                    if (stopping()) return;
+                    std::vector<LabState*> lab{graded[l]};
                     Span span{clock, "sanitizer"};
-                    sanitize(ctx, slot, graded);
-                }
+                    sanitize(ctx, slot, lab);
+                });
                 check_stop();
+                // Timing with the GPU alone, one lab after another; each lab's
+                // timed outputs (2^24 elements a function) are judged on the
+                // CPU while the next lab is timed.
+                std::vector<std::future<void>> checks;
                 {
-                    Span span{clock, "timing"};
                     std::lock_guard<GpuLock> alone(*ctx.gpu_locks[slot.gpu]);
-                    for (LabState* state : graded)
-                        if (worth_running(*state, static_cast<std::size_t>(cuda), true)) run_timing(ctx, slot, *state);
+                    for (LabState* state : graded) {
+                        if (!worth_running(*state, static_cast<std::size_t>(cuda), true)) continue;
+                        {
+                            Span span{clock, "timing"};
+                            run_timing(ctx, slot, *state);
+                        }
+                        checks.push_back(std::async(std::launch::async, [&ctx, &clock, state] {
+                            Span span{clock, "timing check"};
+                            judge_timing(ctx, *state);
+                        }));
+                    }
                 }
-                // Each lab's timed outputs (2^24 elements a function) judged at once.
-                Span span{clock, "timing check"};
-                run_tasks(graded.size(), static_cast<unsigned>(graded.size()),
-                          [&](std::size_t l) { judge_timing(ctx, *graded[l]); });
+                for (auto& check : checks) check.get();  // a check's exception, as run_tasks gives one
             }
         });
         check_stop();
