@@ -1,6 +1,7 @@
-// The scheduler: a started block's GPU threads (Boost.Context fibers) resume
-// in thread order until each reaches a __syncthreads() or exits, then the
-// barrier is checked and released. No order depends on timing: reports repeat.
+// The scheduler: a started block's GPU threads (fibers: fiber.hpp) run in
+// thread order, each handing on to the next, until each reaches a
+// __syncthreads() or exits, then the barrier is checked and released. No
+// order depends on timing: reports repeat.
 #include <sys/mman.h>
 
 #include <algorithm>
