@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +56,10 @@ prints a table; --counters reads hardware counters through ncu.
                     grader's score at both ends: full points within F, none from Z, the ratio
                     rounded to S (the rubric's timing_full_within, timing_zero_at, timing_ratio_step)
   --json FILE       write everything measured as JSON
+  --plan FILE       several timings in one process, as the grader times a submission: each line
+                    LAB<TAB>FUNCTION<TAB>MODULE<TAB>AGAINST<TAB>JSON<TAB>OBSERVE times FUNCTION of
+                    MODULE against AGAINST with the options given, writes its --observe outputs and
+                    then its --json file, and prints no table; the first error ends the process
   --observe FILE    write the module's outputs on the first size (the grader judges them)
   --grading         as the grader times: every call of the module and of --against on a fresh input
                     made on the device, and its whole output checked; a wrong output or a time
@@ -102,7 +108,7 @@ double now_s() {
 
 struct Options {
     std::vector<const catalog::Lab*> labs;
-    std::string function, module, against, json, observe, ncu = "ncu";
+    std::string function, module, against, json, observe, plan, ncu = "ncu";
     std::vector<std::size_t> sizes;
     bool baselines = true, counters = false, grading = false;
     std::size_t counters_size = std::size_t{1} << 26;
@@ -111,8 +117,12 @@ struct Options {
     StopRule rule;
 };
 
-std::vector<float> input_of(std::size_t n, std::uint64_t seed) {
-    return harness::guarded(datasets::generate({datasets::Distribution::Walk4, n, seed}));
+// Made once per size and seed: a plan's timings share their input.
+const std::vector<float>& input_of(std::size_t n, std::uint64_t seed) {
+    static std::map<std::pair<std::size_t, std::uint64_t>, std::vector<float>> made;
+    auto [it, fresh] = made.try_emplace({n, seed});
+    if (fresh) it->second = harness::guarded(datasets::generate({datasets::Distribution::Walk4, n, seed}));
+    return it->second;
 }
 
 // One function at every size: the table's rows and, with --observe, the
@@ -136,7 +146,7 @@ BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab&
                       << " MiB free\n";
             continue;
         }
-        const std::vector<float> input = input_of(n, o.seed);
+        const std::vector<float>& input = input_of(n, o.seed);
         // out(0): the module's; out(1): the other build's, or the baselines' scratch.
         Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
         // One call of a lab build. Grading: on an input no call saw before
@@ -229,6 +239,37 @@ Profile profile(const Options& o, const catalog::Lab& lab, const catalog::Functi
     return p;
 }
 
+struct PlanJob {
+    std::string lab, function, module, against, json, observe;
+};
+
+// Writes `doc` to `path` whole or not at all: the grader takes a plan line's
+// JSON file as the sign that its timing ended.
+void write_json(const std::string& path, const nlohmann::json& doc) {
+    const std::string part = path + ".part";
+    {
+        std::ofstream out(part);
+        out << doc.dump(1) << "\n";
+        if (!out.flush()) throw std::runtime_error("cannot write " + path);
+    }
+    fs::rename(part, path);
+}
+
+int run_plan(Options o, const DeviceInfo& dev, const std::vector<PlanJob>& plan) {
+    for (const PlanJob& job : plan) {
+        const catalog::Lab& lab = *catalog::find(job.lab);
+        const catalog::Function& fn = *std::find_if(lab.functions.begin(), lab.functions.end(),
+                                                    [&](const auto& f) { return f.name == job.function; });
+        o.observe = job.observe;
+        const Module mine = load_module(job.module, lab.id);
+        std::optional<Module> other;
+        if (!job.against.empty()) other = load_module(job.against, lab.id);
+        write_json(job.json, document(dev.name, nlohmann::json::array({to_json(measure(o, dev, lab, fn, mine, other))}),
+                                      nlohmann::json::array()));
+    }
+    return 0;
+}
+
 int run_once(const Options& o, const catalog::Lab& lab, const Module& mine) {
     const std::size_t n = *o.once;
     const DeviceInfo dev = probe();
@@ -269,6 +310,7 @@ int main(int argc, char** argv) {
         else if (arg == "--sizes" && value) sizes = argv[++i];
         else if (arg == "--json" && value) o.json = argv[++i];
         else if (arg == "--observe" && value) o.observe = argv[++i];
+        else if (arg == "--plan" && value) o.plan = argv[++i];
         else if (arg == "--ncu" && value) o.ncu = argv[++i];
         else if (arg == "--seed" && value) {
             const auto seed = parse_size(argv[++i]);
@@ -309,7 +351,32 @@ int main(int argc, char** argv) {
     }
     if (o.rule.min_rounds > o.rule.max_rounds) return usage("--min-rounds is above --max-rounds");
     if (o.grading && !o.baselines) return usage("--grading needs the baselines: the copy is the floor no scan's time may be under");
-    if (o.labs.empty()) {
+    std::vector<PlanJob> plan;
+    if (!o.plan.empty()) {
+        if (!o.labs.empty() || !o.function.empty() || !o.module.empty() || !o.against.empty() || !o.json.empty() ||
+            !o.observe.empty() || o.counters || o.once)
+            return usage("--plan names each timing's lab, function, modules and files itself");
+        std::ifstream in(o.plan);
+        if (!in) return usage("cannot read the plan " + o.plan);
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty()) continue;
+            PlanJob job;
+            std::vector<std::string*> fields = {&job.lab, &job.function, &job.module, &job.against, &job.json, &job.observe};
+            std::size_t start = 0;
+            for (std::size_t f = 0; f < fields.size(); ++f) {
+                const std::size_t end = f + 1 < fields.size() ? line.find('\t', start) : line.size();
+                if (end == std::string::npos) return usage("a plan line needs six tab-separated fields: " + line);
+                *fields[f] = line.substr(start, end - start);
+                start = end + 1;
+            }
+            const catalog::Lab* lab = catalog::find(job.lab);
+            if (!lab) return usage("the plan names no lab " + job.lab);
+            if (std::none_of(lab->functions.begin(), lab->functions.end(), [&](const auto& fn) { return fn.name == job.function; }))
+                return usage("the plan names no function " + job.function + " in lab " + lab->id);
+            plan.push_back(job);
+        }
+        if (plan.empty()) return usage("the plan " + o.plan + " is empty");
+    } else if (o.labs.empty()) {
         for (const auto& lab : catalog::labs())
             if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);
         if (o.labs.empty()) return usage("no lab modules next to this scan-bench (build with nvcc); name one with --module");
@@ -333,6 +400,7 @@ int main(int argc, char** argv) {
             std::cout << "SKIP: no usable CUDA device: " << dev.name << "\n";
             return 77;
         }
+        if (!plan.empty()) return run_plan(o, dev, plan);
         nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
         for (const auto* lab : o.labs) {
             const Module mine = load_module(o.module.empty() ? default_module(*lab) : o.module, lab->id);
@@ -350,11 +418,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        if (!o.json.empty()) {
-            std::ofstream out(o.json);
-            out << document(dev.name, results, counters).dump(1) << "\n";
-            if (!out.flush()) throw std::runtime_error("cannot write " + o.json);
-        }
+        if (!o.json.empty()) write_json(o.json, document(dev.name, results, counters));
     } catch (const std::exception& e) {
         std::cerr << "scan-bench: " << e.what() << "\n";
         return 1;
