@@ -1,5 +1,5 @@
 // What every grading of a run shares: the rubric, the kit, the backends and
-// GPUs, the cores, the sandbox and the result cache.
+// GPUs, the cores, the sandbox, the datasets and the result cache.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dataset_cache.hpp"
 #include "result_cache.hpp"
 #include "rubric.hpp"
 #include "sandbox.hpp"
@@ -39,6 +40,7 @@ struct Context {
     // side (the grade's longer one) waiting, while the emulator, niced where a
     // GPU is graded, gives them the CPU anyway.
     Tokens gpu_feeders{1};
+    DatasetCache datasets;  // the inputs, generated once a run
     ResultCache cache;  // on where the emulator alone grades (result_cache.hpp)
     std::function<void(const std::string&)> progress;  // one line per step, may be empty
 };

@@ -76,8 +76,10 @@ public:
     // compute-sanitizer's `tool` on one function on the GPU.
     virtual Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
                          const std::vector<float>& input) = 0;
-    // One function's timing on the GPU, the GPU held alone by the caller.
-    virtual TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) = 0;
+    // Functions' timings on the GPU, the GPU held alone by the caller: one
+    // result per function, in order.
+    virtual std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
+                                        const datasets::Spec& spec) = 0;
     // Brings the reference's builds that the labs' divergence and timing use
     // up to date ahead of them, alongside the submission's builds and runs (a
     // first grading in a work folder builds them); errors are left for those

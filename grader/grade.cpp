@@ -249,107 +249,114 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     } prepare;
     if (!to_prepare.empty()) prepare.thread = std::thread([&slot, to_prepare] { slot.exec->prepare_reference(to_prepare); });
     if (!to_build.empty()) progress("building " + std::to_string(to_build.size()) + " lab(s) on " + backend_names(ctx));
+    std::vector<LabState*> building;  // in to_build's order
+    for (const auto& [lab, file] : to_build)
+        building.push_back(std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == lab; })->get());
+    const int emu = backend_index(ctx, "emu"), cuda = backend_index(ctx, "cuda");
+
+    // The datasets are drawn while the labs build. Each backend's pipeline
+    // starts once its own build is done (the GPU's had waited for the
+    // emulator's build: 4 s of a first grading): on the CPU the emulator's
+    // datasets across the cores, then its divergence runs; on the GPU each
+    // lab's datasets in one process (the labs at once), then its
+    // compute-sanitizer runs, then timing with the GPU alone. A backend runs
+    // the labs that built there (the emulator those it can run); whether a lab
+    // is graded at all is judged from both builds after (judge_build), its
+    // runs then left unused. Each lab's later work runs where its datasets on
+    // that backend had some right (worth_running).
+    std::shared_future<void> planned = std::async(std::launch::async, [&] {
+        run_tasks(building.size(), static_cast<unsigned>(building.size()), [&](std::size_t i) { plan_units(ctx, *building[i]); });
+        std::size_t runs = 0;
+        for (const LabState* state : building) runs += state->units.size();
+        if (runs) progress(std::to_string(runs) + " datasets on " + backend_names(ctx) + ", then safety, divergence, timing");
+    }).share();
+    const auto emulator_side = [&](std::vector<LabState*>& labs) {
+        {
+            Span span{clock, "datasets emu"};
+            run_emulator_datasets(ctx, slot, labs);
+        }
+        check_stop();
+        Span span{clock, "divergence"};
+        run_divergence(ctx, slot, labs);
+    };
+    const auto gpu_side = [&](std::vector<LabState*>& labs) {
+        // A lab's compute-sanitizer runs start once its own datasets are
+        // done, beside the other labs' datasets (the feeders' tokens bound them all).
+        run_tasks(labs.size(), static_cast<unsigned>(labs.size()), [&](std::size_t l) {
+            {
+                Span span{clock, "datasets gpu"};
+                run_gpu_datasets(ctx, slot, *labs[l]);
+            }
+            if (stopping()) return;
+            std::vector<LabState*> lab{labs[l]};
+            Span span{clock, "sanitizer"};
+            sanitize(ctx, slot, lab);
+        });
+        check_stop();
+        // Timing with the GPU alone, every lab's functions in one process;
+        // then the timed outputs (2^24 elements a function) are judged on the
+        // CPU, the labs at once, the GPU free for another slot.
+        std::vector<LabState*> timed;
+        for (LabState* state : labs)
+            if (worth_running(*state, static_cast<std::size_t>(cuda), true)) timed.push_back(state);
+        if (timed.empty()) return;
+        {
+            std::lock_guard<GpuLock> alone(*ctx.gpu_locks[slot.gpu]);
+            Span span{clock, "timing"};
+            run_timing(ctx, slot, timed);
+        }
+        check_stop();
+        Span span{clock, "timing check"};
+        run_tasks(timed.size(), static_cast<unsigned>(timed.size()), [&](std::size_t l) { judge_timing(ctx, *timed[l]); });
+    };
     std::vector<std::vector<BuildResult>> builds(ctx.backends.size());
     run_tasks(ctx.backends.size(), static_cast<unsigned>(ctx.backends.size()), [&](std::size_t w) {
         if (to_build.empty()) return;
-        Span span{clock, "build " + ctx.backends[w]};
-        builds[w] = slot.exec->build(w, to_build);
+        {
+            Span span{clock, "build " + ctx.backends[w]};
+            builds[w] = slot.exec->build(w, to_build);
+        }
+        planned.get();  // its exception, if any
+        std::vector<LabState*> labs;
+        for (std::size_t i = 0; i < building.size(); ++i)
+            if (builds[w][i].ok && (static_cast<int>(w) != emu || building[i]->limits.empty())) labs.push_back(building[i]);
+        if (labs.empty() || stopping()) return;
+        if (static_cast<int>(w) == emu) emulator_side(labs);
+        else if (static_cast<int>(w) == cuda) gpu_side(labs);
     });
+    planned.get();
     check_stop();
     std::vector<LabState*> graded;
     for (std::size_t i = 0; i < to_build.size(); ++i) {
-        LabState& state = **std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == to_build[i].first; });
+        LabState& state = *building[i];
         const BuildOutcome b = judge_build(ctx, slot, builds, i, state);
         if (!b.failed.empty()) {
             state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + b.failed + ")", b.errors);
             state.out.submitted = true;
             continue;
         }
-        if (!state.limits.empty() && backend_index(ctx, "cuda") < 0) {
+        if (!state.limits.empty() && cuda < 0) {
             state.out = needs_gpu_lab(ctx, *state.lab, state.limits);
             continue;
         }
         if (!state.limits.empty()) {
-            state.emu_off = backend_index(ctx, "emu");
+            state.emu_off = emu;
             state.out.note = "graded on the GPU only: " + simt::summarize("scan.cu", state.limits) + " is beyond the CPU emulator";
         }
         state.out.built = true;
         state.out.emulator_limits = state.limits;
-        plan_units(ctx, state);
         graded.push_back(&state);
     }
-
-    // Two pipelines at once: on the CPU the emulator's datasets across the
-    // cores, then its divergence runs; on the GPU each lab's datasets in one
-    // process (the labs at once), then compute-sanitizer, then timing with the
-    // GPU alone. Each lab's later work runs where its datasets on that backend
-    // had some right (worth_running).
-    if (!graded.empty()) {
-        std::size_t runs = 0;
-        for (const LabState* state : graded) runs += state->units.size();
-        progress(std::to_string(runs) + " datasets on " + backend_names(ctx) + ", then safety, divergence, timing");
-        const bool emu = backend_index(ctx, "emu") >= 0;
-        const int cuda = backend_index(ctx, "cuda");
-        std::vector<LabState*> on_emu;
-        for (LabState* state : graded)
-            if (state->emu_off < 0) on_emu.push_back(state);
-        run_tasks(2, 2, [&](std::size_t side) {
-            if (side == 0 && emu && !on_emu.empty()) {
-                {
-                    Span span{clock, "datasets emu"};
-                    run_emulator_datasets(ctx, slot, on_emu);
-                }
-                check_stop();
-                Span span{clock, "divergence"};
-                run_divergence(ctx, slot, on_emu);
-            } else if (side == 1 && cuda >= 0) {
-                // A lab's compute-sanitizer runs start once its own datasets
-                // are done, beside the other labs' datasets (the feeders'
-                // tokens bound them all).
-                run_tasks(graded.size(), static_cast<unsigned>(graded.size()), [&](std::size_t l) {
-                    {
-                        Span span{clock, "datasets gpu"};
-                        run_gpu_datasets(ctx, slot, *graded[l]);
-                    }
-                    if (stopping()) return;
-                    std::vector<LabState*> lab{graded[l]};
-                    Span span{clock, "sanitizer"};
-                    sanitize(ctx, slot, lab);
-                });
-                check_stop();
-                // Timing with the GPU alone, one lab after another; each lab's
-                // timed outputs (2^24 elements a function) are judged on the
-                // CPU while the next lab is timed.
-                std::vector<std::future<void>> checks;
-                {
-                    std::lock_guard<GpuLock> alone(*ctx.gpu_locks[slot.gpu]);
-                    for (LabState* state : graded) {
-                        if (!worth_running(*state, static_cast<std::size_t>(cuda), true)) continue;
-                        {
-                            Span span{clock, "timing"};
-                            run_timing(ctx, slot, *state);
-                        }
-                        checks.push_back(std::async(std::launch::async, [&ctx, &clock, state] {
-                            Span span{clock, "timing check"};
-                            judge_timing(ctx, *state);
-                        }));
-                    }
-                }
-                for (auto& check : checks) check.get();  // a check's exception, as run_tasks gives one
-            }
-        });
-        check_stop();
-        for (LabState* state : graded) {
-            score_correctness(ctx, *state);
-            for (const auto& f : state->sanitizer_findings) note_finding(*state, f);
-            for (const auto& [category, list] : state->findings)
-                state->out.findings.insert(state->out.findings.end(), list.begin(), list.end());
-            LabResult& out = state->out;  // in the components' order: correctness, safety, divergence, timing
-            out.components.push_back(score_safety(ctx, *state, out));
-            out.components.push_back(score_divergence(ctx, *state, out));
-            out.components.push_back(score_timing(ctx, *state, out));
-            if (!state->cache_key.empty() && decided_by_the_code(*state)) ctx.cache.store(state->cache_key, out);
-        }
+    for (LabState* state : graded) {
+        score_correctness(ctx, *state);
+        for (const auto& f : state->sanitizer_findings) note_finding(*state, f);
+        for (const auto& [category, list] : state->findings)
+            state->out.findings.insert(state->out.findings.end(), list.begin(), list.end());
+        LabResult& out = state->out;  // in the components' order: correctness, safety, divergence, timing
+        out.components.push_back(score_safety(ctx, *state, out));
+        out.components.push_back(score_divergence(ctx, *state, out));
+        out.components.push_back(score_timing(ctx, *state, out));
+        if (!state->cache_key.empty() && decided_by_the_code(*state)) ctx.cache.store(state->cache_key, out);
     }
     for (auto& state : states) report.labs.push_back(std::move(state->out));
     report.phases = clock.phases();

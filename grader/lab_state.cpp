@@ -35,7 +35,7 @@ Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r)
         if (seen.leaked_bytes)
             v.findings.push_back(finding::leak(seen.leaked_bytes, seen.leaked_allocations, unit.function));
         std::string why;
-        for (const auto& c : harness::judge(unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
+        for (const auto& c : harness::judge(*unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
             if (!c.ok && !score::safety_rule(c.rule))
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
         std::vector<Finding> undefined;

@@ -38,7 +38,7 @@ struct Unit {
     bool hidden = false, scored = true, passed = false;
     bool withheld = false;  // hidden, and not --show-hidden: named by number, no details
     const catalog::Function* fn = nullptr;
-    std::vector<float> input;
+    DatasetCache::Data input;  // shared with every grading of the run (context.hpp)
     std::string what, feedback;
     std::vector<Verdict> on;  // per backend, in ctx.backends' order
 };

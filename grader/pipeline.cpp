@@ -20,7 +20,7 @@ GpuLock* gpu_lock(const Context& ctx, const Slot& slot) {
 
 }  // namespace
 
-void plan_units(const Context& ctx, LabState& state) {
+void plan_units(Context& ctx, LabState& state) {
     const catalog::Lab& lab = *state.lab;
     std::size_t hidden_count = 0;
     const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden) {
@@ -32,8 +32,8 @@ void plan_units(const Context& ctx, LabState& state) {
             u.spec = spec;
             u.hidden = hidden;
             u.fn = &fn;
-            u.input = datasets::generate(spec);
-            u.scored = !score::trivial(u.input, fn.spec);
+            u.input = ctx.datasets.get(spec);
+            u.scored = !score::trivial(*u.input, fn.spec);
             u.withheld = hidden && !ctx.show_hidden;
             u.what = u.withheld ? "hidden dataset " + std::to_string(hidden_count) + " of lab " + lab.id.substr(0, 2)
                                 : (hidden ? "hidden " : "") + datasets::describe(spec) +
@@ -69,9 +69,9 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         Run r;
         {
             Token token(ctx.cpu);
-            const bool reversed = unit.input.size() <= kReversedMax;  // two runs, twice the time
-            r = slot.exec->emulate(*state.lab, unit.function, unit.input,
-                                   (reversed ? 2 : 1) * run_timeout(ctx, "emu", unit.input.size()),
+            const bool reversed = unit.input->size() <= kReversedMax;  // two runs, twice the time
+            r = slot.exec->emulate(*state.lab, unit.function, *unit.input,
+                                   (reversed ? 2 : 1) * run_timeout(ctx, "emu", unit.input->size()),
                                    reversed ? Trace::reversed_too : Trace::none);
         }
         if (r.ok && !r.seen.block_order.empty()) {
@@ -90,7 +90,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     const bool gpu = backend_index(ctx, "cuda") >= 0;
     const auto large = [&](const LabState& state, const Unit& unit) {
         const std::size_t max_n = gpu ? ctx.rubric.emulator_max_n(state.lab->id) : 0;
-        return max_n != 0 && unit.input.size() > max_n;
+        return max_n != 0 && unit.input->size() > max_n;
     };
     // First each lab's smallest datasets, one at a time, until one ends in
     // time: a kernel that hangs everywhere costs give_up_after timeouts, not
@@ -101,7 +101,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         std::vector<Unit*> small;
         for (auto& unit : state.units)
             if (unit.scored && !large(state, unit)) small.push_back(&unit);
-        std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input.size() < b->input.size(); });
+        std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input->size() < b->input->size(); });
         for (Unit* unit : small) {
             if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
             run_one(state, *unit);
@@ -118,7 +118,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
                 if (wanted(*labs[l], unit) && std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end())
                     runs.push_back({labs[l], &unit});
         const auto order = [](const Unit* u) {
-            const auto n = static_cast<long long>(u->input.size());
+            const auto n = static_cast<long long>(u->input->size());
             return n < kLargeRun ? std::make_pair(0, n) : std::make_pair(1, -n);
         };
         std::stable_sort(runs.begin(), runs.end(), [&](const auto& x, const auto& y) { return order(x.second) < order(y.second); });
@@ -143,7 +143,7 @@ void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     const int emu = backend_index(ctx, "emu");
     if (emu < 0) return;
     const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
-    const std::vector<float> input = datasets::generate(spec);
+    const std::vector<float>& input = *ctx.datasets.get(spec);
     std::vector<std::pair<LabState*, std::size_t>> jobs;
     for (LabState* state : labs) {
         if (!worth_running(*state, static_cast<std::size_t>(emu), false)) continue;
@@ -178,7 +178,7 @@ void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state) {
     for (std::size_t i = 0; i < state.units.size(); ++i) pending.push_back(i);
     while (!pending.empty() && !stopping()) {
         std::vector<std::pair<std::string, const std::vector<float>*>> datasets;
-        for (std::size_t i : pending) datasets.push_back({state.units[i].function, &state.units[i].input});
+        for (std::size_t i : pending) datasets.push_back({state.units[i].function, state.units[i].input.get()});
         PlanRun run;
         {
             SharedGpu gpu(gpu_lock(ctx, slot));
@@ -210,7 +210,7 @@ void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state) {
             for (std::size_t j : rest)
                 (state.units[j].function == function ? its : pending).push_back(j);
             std::stable_sort(its.begin(), its.end(), [&](std::size_t x, std::size_t y) {
-                return state.units[x].input.size() < state.units[y].input.size();
+                return state.units[x].input->size() < state.units[y].input->size();
             });
             for (std::size_t j : its)
                 if (give_up)
@@ -247,7 +247,7 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
             for (const auto& fn : state->lab->functions)
                 if (!state->gpu_hung.count(fn.name)) jobs.push_back({state, tool, &fn, {}});
     }
-    const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
+    const DatasetCache::Data input = ctx.datasets.get({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
     run_tasks(jobs.size(), ctx.gpu_feeders.count(), [&](std::size_t k) {
         Job& job = jobs[k];
         if (stopping()) return;
@@ -255,7 +255,7 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         // to end would sit idle.
         SharedGpu gpu(gpu_lock(ctx, slot));
         Token token(ctx.gpu_feeders);
-        job.run = slot.exec->sanitize(job.tool, *job.state->lab, job.fn->name, input);
+        job.run = slot.exec->sanitize(job.tool, *job.state->lab, job.fn->name, *input);
     });
     for (const Job& job : jobs) {
         const Run& r = job.run;
@@ -272,24 +272,30 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     }
 }
 
-void run_timing(Context& ctx, Slot& slot, LabState& state) {
-    state.timing_ran = true;
-    const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
-    for (const auto& fn : state.lab->functions) {
-        if (stopping()) return;
-        if (const auto hung = state.gpu_hung.find(fn.name); hung != state.gpu_hung.end()) {
-            TimingRun skipped;
-            skipped.problem = "not run: its GPU run on " + hung->second + " timed out";
-            state.timings.push_back(std::move(skipped));
-            continue;
+void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    std::vector<std::pair<const catalog::Lab*, const catalog::Function*>> fns;
+    std::vector<TimingRun*> into;
+    for (LabState* state : labs) {
+        state->timing_ran = true;
+        state->timings.resize(state->lab->functions.size());
+        for (std::size_t f = 0; f < state->lab->functions.size(); ++f) {
+            const catalog::Function& fn = state->lab->functions[f];
+            if (const auto hung = state->gpu_hung.find(fn.name); hung != state->gpu_hung.end())
+                state->timings[f].problem = "not run: its GPU run on " + hung->second + " timed out";
+            else {
+                fns.push_back({state->lab, &fn});
+                into.push_back(&state->timings[f]);
+            }
         }
-        state.timings.push_back(slot.exec->time(*state.lab, fn, spec));
     }
+    if (fns.empty()) return;
+    std::vector<TimingRun> runs = slot.exec->time(fns, score::timing_spec(ctx.rubric.timing_n));
+    for (std::size_t k = 0; k < runs.size(); ++k) *into[k] = std::move(runs[k]);
 }
 
 void judge_timing(Context& ctx, LabState& state) {
     const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
-    std::vector<float> input;
+    DatasetCache::Data input;
     for (std::size_t f = 0; f < state.timings.size(); ++f) {
         TimingRun& timing = state.timings[f];
         const catalog::Function& fn = state.lab->functions[f];
@@ -297,8 +303,8 @@ void judge_timing(Context& ctx, LabState& state) {
         timing.problem = timing.timed.problem;  // scan-bench's own verdict (a wrong call, the copy floor)
         if (!timing.problem.empty()) continue;
         try {
-            if (input.empty()) input = datasets::generate(spec);
-            for (const auto& c : harness::judge(input, timing.seen, fn.spec, true, fn.name))
+            if (!input) input = ctx.datasets.get(spec);
+            for (const auto& c : harness::judge(*input, timing.seen, fn.spec, true, fn.name))
                 if (!c.ok && timing.problem.empty())
                     timing.problem = "wrong outputs on the timing dataset: " + first_lines(c.message, 3);
         } catch (const std::exception& e) {

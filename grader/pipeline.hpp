@@ -14,7 +14,7 @@ namespace grader {
 
 // The units of one lab: the public manifest's datasets and the rubric's
 // hidden ones, each for every function, their inputs generated here.
-void plan_units(const Context& ctx, LabState& state);
+void plan_units(Context& ctx, LabState& state);
 
 // The emulator's runs: one process per dataset, as many at once as there are cores.
 void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
@@ -25,10 +25,10 @@ void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state);
 // compute-sanitizer's tools on each function, into state.sanitizer_findings.
 void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
-// The GPU timing of one lab's functions against the reference's, the GPU
-// held alone by the caller; judge_timing judges the timed calls' outputs
+// The GPU timing of the labs' functions against the reference's, the GPU
+// held alone by the caller; judge_timing judges a lab's timed calls' outputs
 // after it is released.
-void run_timing(Context& ctx, Slot& slot, LabState& state);
+void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 void judge_timing(Context& ctx, LabState& state);
 
 }  // namespace grader

@@ -31,7 +31,8 @@ public:
                      const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) override;
     Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
                  const std::vector<float>& input) override;
-    TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) override;
+    std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
+                                const datasets::Spec& spec) override;
     void prepare_reference(const std::vector<const catalog::Lab*>& labs) override;
 
 private:

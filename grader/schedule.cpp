@@ -90,4 +90,11 @@ std::vector<Phase> PhaseClock::phases() const {
     return out;
 }
 
+std::mutex& mutex_for(const std::string& key) {
+    static std::mutex guard;
+    static std::map<std::string, std::mutex> mutexes;
+    std::lock_guard<std::mutex> lock(guard);
+    return mutexes[key];
+}
+
 }  // namespace grader

@@ -71,6 +71,10 @@ struct SharedGpu {
 // exception a task throws is rethrown once all have ended.
 void run_tasks(std::size_t count, unsigned width, const std::function<void(std::size_t)>& task);
 
+// A mutex of its own for each key, kept for the process's life: callers of
+// one key (a build folder, a cache entry) wait for each other, of others not.
+std::mutex& mutex_for(const std::string& key);
+
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point start);
 

@@ -31,7 +31,7 @@ Component score_divergence(const Context& ctx, LabState& state, LabResult& out) 
         return {"divergence", 0, weight, true, why};
     }
     const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
-    const std::vector<float> input = datasets::generate(spec);
+    const std::vector<float>& input = *ctx.datasets.get(spec);
     double total = 0;
     std::string text, cause;  // cause: the last recognised one, for the one-line note
     for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {

@@ -1,5 +1,6 @@
 #include "workspace.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -10,6 +11,7 @@
 
 #include "export.hpp"
 #include "files.hpp"
+#include "schedule.hpp"
 
 namespace fs = std::filesystem;
 
@@ -30,8 +32,15 @@ void copy_parts(const fs::path& kit, const fs::path& to, const std::vector<KitPa
 
 // What a student build needs of the kit: the student repository's build
 // parts (export.hpp, the one list), so never reference/ or grader/, nor build
-// or work folders that may sit inside it.
-void copy_kit(const fs::path& kit, const fs::path& to) { copy_parts(kit, to, handout_parts()); }
+// or work folders that may sit inside it. A lab's scan.cu already there is
+// the last submission's, which Workspace::build replaces where it differs:
+// the stub put back over it made every first grading of a run rebuild.
+void copy_kit(const fs::path& kit, const fs::path& to) {
+    for (const std::string& file : build_files(kit.string(), handout_parts()))
+        if (!(fs::path(file).filename() == "scan.cu" && fs::path(file).parent_path().parent_path() == "labs" &&
+              fs::exists(to / file)))
+            copy_if_changed(kit / file, to / file);
+}
 
 // Whether a build log's line starts or continues a message that names a
 // cause: a compiler's error (ptxas says "fatal"), or the linker's (GNU ld and nvlink name the
@@ -74,17 +83,23 @@ std::string first_errors(const std::string& log, const std::string& prefix) {
 
 namespace {
 
-// Puts a lab file in as `folder`/scan.cu, its headers beside it, each new to
-// ninja (a file copied in keeps no stale time stamp).
-void copy_lab_file(const LabFile& file, const fs::path& folder) {
+// Puts a lab file in as `folder`/scan.cu, its headers beside it: each one
+// that differs from the file there is new to ninja (a file copied in keeps
+// no stale time stamp); one the same is left as it is, so that grading the
+// same file again rebuilds nothing. Returns whether any differed.
+bool copy_lab_file(const LabFile& file, const fs::path& folder) {
     const fs::path from = fs::path(file.path).parent_path();
     std::vector<std::pair<fs::path, fs::path>> copies = {{file.path, folder / "scan.cu"}};
     for (const std::string& h : file.headers) copies.push_back({from / h, folder / h});
+    bool changed = false;
     for (const auto& [source, target] : copies) {
+        if (fs::exists(target) && read_file(source.string()) == read_file(target.string())) continue;
+        changed = true;
         fs::create_directories(target.parent_path());
         fs::copy_file(source, target, fs::copy_options::overwrite_existing);
         fs::last_write_time(target, fs::file_time_type::clock::now());
     }
+    return changed;
 }
 
 // The compiler cache the builds share: CCACHE_DIR where the grader was given
@@ -175,12 +190,20 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
     std::vector<std::string> command = {"ninja", "-C", build_dir(), "-k", "0"};
     for (const auto& [lab, file] : labs) {
         const fs::path folder = dir_ + "/kit/labs/" + lab->id;
-        for (const std::string& old : headers_[lab->id]) fs::remove(folder / old);
-        headers_[lab->id] = file.headers;
-        copy_lab_file(file, folder);
+        // What an earlier submission put beside its scan.cu (its headers) goes, whichever run left it.
+        std::vector<fs::path> left;
+        for (const auto& entry : fs::directory_iterator(folder)) {
+            const fs::path name = entry.path().filename();
+            const bool theirs = std::any_of(file.headers.begin(), file.headers.end(),
+                                            [&](const std::string& h) { return *fs::path(h).begin() == name; });
+            if (name != "scan.cu" && !theirs && !fs::exists(fs::path(kit_) / "labs" / lab->id / name)) left.push_back(entry.path());
+        }
+        for (const fs::path& path : left) fs::remove_all(path);
         // A failed build must not leave the last submission's runner or module.
-        fs::remove(runner(*lab));
-        fs::remove(module(*lab));
+        if (copy_lab_file(file, folder)) {
+            fs::remove(runner(*lab));
+            fs::remove(module(*lab));
+        }
         for (const auto& t : targets(*lab)) command.push_back(t);
     }
     const Outcome o = build_step(command, dir_, {dir_}, timeout_s_, sandbox);
@@ -237,19 +260,23 @@ std::vector<KitPart> reference_kit_parts() {
     return parts;
 }
 
-std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
-                            const std::string& target, double timeout_s) {
-    static std::mutex mutex;  // batch workers share one reference build
-    std::lock_guard<std::mutex> lock(mutex);
+std::vector<std::string> reference_build(const std::string& work, const std::string& kit, const std::string& backend,
+                                         const std::vector<std::string>& targets, double timeout_s) {
     // The reference builds from a copy of the kit's build parts, reference/
     // and the emulator's tests (the reference's suites use them) in the work
     // folder, brought up to date once per run, as a workspace does: built in
     // a folder inside that copy, its compile commands name the same relative
     // paths as the kit's own build, so a shared compiler cache serves it.
-    static std::set<std::string> copied;
     const fs::path source = fs::path(work) / "reference-kit";
-    if (copied.insert(work).second) copy_parts(kit, source, reference_kit_parts());
+    {
+        static std::mutex mutex;
+        static std::set<std::string> copied;
+        std::lock_guard<std::mutex> lock(mutex);
+        if (copied.insert(work).second) copy_parts(kit, source, reference_kit_parts());
+    }
     const std::string build = (source / ("build-" + backend)).string();
+    // Batch workers share one build folder per backend; the two backends build at once.
+    std::lock_guard<std::mutex> lock(mutex_for(build));
     const Sandbox none;
     if (!fs::exists(build + "/build.ninja")) {
         const Outcome o = build_step(setup_args(build, source.string(), backend, "reference"), work, {}, timeout_s, none);
@@ -257,13 +284,24 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     }
     // Once up to date, a target stays so for the run (its sources were copied
     // once): a second Ninja call would only stat the tree, and timing makes
-    // these calls with the GPU held alone.
+    // these calls with the GPU held alone. The targets left build in one call.
     static std::set<std::string> built;
-    if (built.count(build + "/" + target)) return build + "/" + target;
-    const Outcome o = build_step({"ninja", "-C", build, target}, work, {}, timeout_s, none);
-    if (!o.ok()) throw std::runtime_error("the reference's " + target + " does not build: " + first_errors(o.output, source.string() + "/"));
-    built.insert(build + "/" + target);
-    return build + "/" + target;
+    std::vector<std::string> paths, command = {"ninja", "-C", build};
+    for (const std::string& target : targets) {
+        paths.push_back(build + "/" + target);
+        if (!built.count(paths.back())) command.push_back(target);
+    }
+    if (command.size() > 3) {
+        const Outcome o = build_step(command, work, {}, timeout_s, none);
+        if (!o.ok()) throw std::runtime_error("the reference's build does not succeed: " + first_errors(o.output, source.string() + "/"));
+        built.insert(paths.begin(), paths.end());
+    }
+    return paths;
+}
+
+std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
+                            const std::string& target, double timeout_s) {
+    return reference_build(work, kit, backend, std::vector<std::string>{target}, timeout_s).front();
 }
 
 std::string source_policy(const LabFile& file) {

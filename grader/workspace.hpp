@@ -50,7 +50,6 @@ private:
     std::string dir_, kit_, backend_;
     double timeout_s_;
     bool configured_ = false;
-    std::map<std::string, std::vector<std::string>> headers_;  // lab id -> the student headers put in its folder
 };
 
 // The parts of the kit the reference's build copies (export.hpp): the
@@ -66,6 +65,9 @@ std::vector<std::string> build_files(const std::string& kit, const std::vector<K
 // throws std::runtime_error with the build's errors.
 std::string reference_build(const std::string& work, const std::string& kit, const std::string& backend,
                             const std::string& target, double timeout_s);
+// The same for several targets of one backend, in one Ninja call: their paths.
+std::vector<std::string> reference_build(const std::string& work, const std::string& kit, const std::string& backend,
+                                         const std::vector<std::string>& targets, double timeout_s);
 
 // Whether nvcc compiles `file` as lab `lab`'s scan.cu, where no GPU build
 // does (a machine with nvcc and no GPU): the judge of a file the emulator's

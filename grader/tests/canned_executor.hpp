@@ -94,16 +94,21 @@ public:
         Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, lab, function, input);
         return r;
     }
-    TimingRun time(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec) override {
-        ++timed;
-        TimingRun t;
-        t.timed.median = t.timed.p10 = t.timed.p90 = t.timed.ci_low = t.timed.ci_high = timing_ratio;
-        t.timed.mine_ms = timing_ratio;
-        t.timed.ref_ms = 1;
-        t.timed.rounds = t.timed.checked_calls = 10;
-        t.timed.problem = timing_problem;
-        t.seen = run(gpu == Kind::wrong ? Kind::wrong : Kind::right, lab, fn.name, datasets::generate(spec)).seen;
-        return t;
+    std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
+                                const datasets::Spec& spec) override {
+        std::vector<TimingRun> out;
+        for (const auto& [lab, fn] : fns) {
+            ++timed;
+            TimingRun t;
+            t.timed.median = t.timed.p10 = t.timed.p90 = t.timed.ci_low = t.timed.ci_high = timing_ratio;
+            t.timed.mine_ms = timing_ratio;
+            t.timed.ref_ms = 1;
+            t.timed.rounds = t.timed.checked_calls = 10;
+            t.timed.problem = timing_problem;
+            t.seen = run(gpu == Kind::wrong ? Kind::wrong : Kind::right, *lab, fn->name, datasets::generate(spec)).seen;
+            out.push_back(std::move(t));
+        }
+        return out;
     }
 
     // One run of `kind`: the messages are the canned runs' own.

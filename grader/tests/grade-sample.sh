@@ -45,6 +45,20 @@ crlf=$'\r'
     && ! grep -q lab05-inline-ptx "$out/canvas.csv" "$out/moodle.csv" \
     && expect yes "the submission not in the roster: a warning, not-in-roster.txt, out of the LMS files" \
     || { note "$out/batch.log"; expect no "the submission not in the roster"; }
+# A header one submission handed in is gone for the next, whichever run
+# graded it: a scan.cu that includes it without handing it in does not compile.
+mkdir -p "$out/with-header/labs/01-kogge-stone" "$out/without-header/labs/01-kogge-stone"
+printf '#pragma once\nconstexpr int kHelper = 1;\n' >"$out/with-header/labs/01-kogge-stone/helper.cuh"
+{ printf '#include "helper.cuh"\n'; cat "$kit/grader/tests/corpus/lab01-single-buffer/labs/01-kogge-stone/scan.cu"; } \
+    >"$out/without-header/labs/01-kogge-stone/scan.cu"
+{ cat "$out/without-header/labs/01-kogge-stone/scan.cu"; printf 'static_assert(kHelper == 2, "fails to build");\n'; } \
+    >"$out/with-header/labs/01-kogge-stone/scan.cu"
+"$grade" "$out/with-header" --lab 01 --work "$work" --out "$out/with-header-results" --no-cache >"$out/with-header.log" 2>&1
+"$grade" "$out/without-header" --lab 01 --work "$work" --out "$out/without-header-results" --no-cache >"$out/without-header.log" 2>&1
+grep -q 'fails to build' "$out/with-header-results/feedback.txt" \
+    && grep -q 'helper.cuh: No such file' "$out/without-header-results/feedback.txt" \
+    && expect yes "a header left by an earlier run's submission is not taken for a later one's" \
+    || { note "$out/without-header-results/feedback.txt"; expect no "a header left by an earlier run's submission"; }
 # merge writes the same files from the results' grade.json; a malformed roster stops it, its line named.
 cp "$out/canvas.csv" "$out/canvas-batch.csv"
 "$grade" merge "$out" --roster "$out/roster.csv" --lms-assignment "Lab sample (123)" >"$out/merge.log" 2>&1 \
