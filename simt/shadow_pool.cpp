@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
 #include <map>
 
 namespace simt::detail {
@@ -28,20 +30,36 @@ void ShadowWords::hold(std::size_t words) {
     if (words <= capacity_ && words_ != nullptr) return;
     give_back();
     auto& pool = shadow_pool();
-    if (auto it = pool.lower_bound(words); it != pool.end()) {
+    const std::size_t capacity = shadow_capacity(words);
+    // An array at most twice the size: a small allocation (a launch's block
+    // sums) took a large dataset's array, and the next large one then missed.
+    if (auto it = pool.lower_bound(words); it != pool.end() && it->first <= 2 * capacity) {
         capacity_ = it->first;
         words_ = it->second;
         pool.erase(it);
         return;
     }
-    for (const auto& [capacity, array] : pool) std::free(array);
-    pool.clear();
-    capacity_ = shadow_capacity(words);
-    words_ = static_cast<Word*>(std::calloc(capacity_, sizeof(Word)));
+    // A miss: the largest array, where it is smaller, grows into the new one
+    // (realloc moves a large array's pages, mremap, without copying or
+    // faulting them again: a larger dataset after a smaller one faulted its
+    // whole shadow in afresh, a sixth of lab 04's three-level test).
+    capacity_ = capacity;
+    std::size_t kept = 0;
+    Word* largest = nullptr;
+    if (!pool.empty() && std::prev(pool.end())->first < capacity) {
+        kept = std::prev(pool.end())->first;
+        largest = std::prev(pool.end())->second;
+        pool.erase(std::prev(pool.end()));
+    }
+    words_ = static_cast<Word*>(largest ? std::realloc(largest, capacity_ * sizeof(Word))
+                                        : std::calloc(capacity_, sizeof(Word)));
     if (words_ == nullptr) {
         std::perror("simt: the memory checks' shadow of a device allocation");
         std::abort();
     }
+    // realloc leaves what it adds undefined: zero, as calloc's (a stale word
+    // must be one an earlier launch wrote, or zero).
+    if (largest) std::memset(static_cast<void*>(words_ + kept), 0, (capacity_ - kept) * sizeof(Word));
 }
 
 void ShadowWords::give_back() {
