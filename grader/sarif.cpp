@@ -122,8 +122,12 @@ json result(const std::string& lab, const Finding& f) {
     const std::vector<finding::Place> at = finding::places(f);
     json location = {{"physicalLocation", physical(lab, at.empty() ? "scan.cu" : at.front().file, at.empty() ? 1 : at.front().line)}};
     // Code scanning needs a line; a finding that names none (a leak, a hidden
-    // dataset's) points at the file's first, and says so.
-    if (at.empty()) location["message"] = {{"text", "scan.cu as a whole: this finding names no line"}};
+    // dataset's) points at the file's first, and says so, in words and in a
+    // property the workflows' annotations read (a file-level annotation).
+    if (at.empty()) {
+        location["message"] = {{"text", "scan.cu as a whole: this finding names no line"}};
+        location["properties"] = {{"wholeFile", true}};
+    }
     json related = json::array();
     for (std::size_t i = 1; i < at.size(); ++i)
         related.push_back({{"id", i},

@@ -5,7 +5,8 @@ annotations on the student's lines, printed as workflow commands:
     ::error file=labs/02-brent-kung/scan.cu,line=25,title=data race on shared memory::data race on ...
 
 one a result of the file written by scan-grade (grader/sarif.cpp), in its
-order, which is the worst first (errors before warnings, undefined behaviour
+order, which is the worst first; a result whose location is marked
+wholeFile (a leak: it names no line) annotates the file, with no line (errors before warnings, undefined behaviour
 first). GitHub shows at most 10 error, 10 warning and 10 notice annotations
 a step and 50 a job (actions/toolkit, docs/problem-matchers.md,
 "Limitations"): the first 10 of each level are printed, then a notice
@@ -54,11 +55,15 @@ def annotations(doc):
                 left += 1
                 continue
             shown[name] = shown.get(name, 0) + 1
-            where = (result.get("locations") or [{}])[0].get("physicalLocation", {})
+            location = (result.get("locations") or [{}])[0]
+            where = location.get("physicalLocation", {})
             uri = where.get("artifactLocation", {}).get("uri")
+            # A finding that names no line (grader/sarif.cpp marks it wholeFile)
+            # annotates the file, not its first line.
+            whole = location.get("properties", {}).get("wholeFile") is True
             lines.append(command(name, result.get("message", {}).get("text", ""),
                                  file=urllib.parse.unquote(uri) if uri else None,
-                                 line=where.get("region", {}).get("startLine"),
+                                 line=None if whole else where.get("region", {}).get("startLine"),
                                  title=rule.get("shortDescription", {}).get("text") or result.get("ruleId")))
     if left:
         lines.append(command("notice", "%d more finding%s than GitHub annotates in a step (%d of each level): "

@@ -94,11 +94,16 @@ shown = [r for r in results if r["level"] == "error"][:10] + [r for r in results
 ok = len(commands) == 12
 for (name, props, message), r in zip(commands, shown):
     where = r["locations"][0]["physicalLocation"]
+    whole = r["locations"][0].get("properties", {}).get("wholeFile") is True
     ok = ok and (name, props.get("file"), props.get("line"), props.get("title"), message) == (
-        r["level"], where["artifactLocation"]["uri"], str(where["region"]["startLine"]),
+        r["level"], where["artifactLocation"]["uri"], None if whole else str(where["region"]["startLine"]),
         rules[r["ruleId"]]["shortDescription"]["text"], r["message"]["text"])
 expect(ok, "each annotation is its result's file, line, check and message, in the file's order (undefined "
        "behaviour first, errors before the warning)")
+leak = [parse(l) for l in lines if "left allocated" in l or "leak" in l.lower()]
+expect(len(leak) == 1 and leak[0][0] == "warning" and "line" not in leak[0][1]
+       and leak[0][1].get("file") == "labs/02-brent-kung/scan.cu",
+       "the leak, which names no line, annotates labs/02-brent-kung/scan.cu as a whole (no line=)", leak)
 expect([r["properties"]["undefinedBehavior"] for r in shown[:6]] == [True] * 6,
        "the first six annotated are the undefined behaviour's")
 race = ("::error file=labs/02-brent-kung/scan.cu,line=25,title=data race on shared memory::data race on shared "

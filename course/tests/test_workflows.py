@@ -409,10 +409,12 @@ expect(any(re.fullmatch(RACE, l) for l in commands),
 sarif_path = os.path.join(workspace, "results", "results.sarif")
 found = json.load(open(sarif_path))["runs"][0]["results"] if os.path.isfile(sarif_path) else []
 ranks = [2 if r["level"] == "warning" else 1 - r["properties"]["undefinedBehavior"] for r in found]
+# A finding that names no line (marked wholeFile) annotates the file alone.
 where = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-          r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in found]
-shown = [tuple(re.match(r"::\w+ file=([^,]*),line=(\d+),", l).groups()) for l in commands if " file=" in l]
-expect(found and ranks == sorted(ranks) and [(f, int(n)) for f, n in shown] == where[:len(shown)]
+          None if r["locations"][0].get("properties", {}).get("wholeFile") is True
+          else r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in found]
+shown = [re.match(r"::\w+ file=([^,:]*)(?:,line=(\d+))?[,:]", l).groups() for l in commands if " file=" in l]
+expect(found and ranks == sorted(ranks) and [(f, int(n) if n else None) for f, n in shown] == where[:len(shown)]
        and levels.count("error") <= 10 and levels.count("warning") <= 10,
        "annotations in results.sarif's order, the worst first (undefined behaviour, other errors, warnings), at most "
        "10 of a level: %s" % list(zip(levels, shown)), annotate_out)

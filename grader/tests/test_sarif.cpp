@@ -92,6 +92,7 @@ TEST_CASE("SARIF: a leak is a warning; a finding that names no line points at th
         CHECK(uri(r["locations"][0]) == "labs/02-brent-kung/scan.cu");
         CHECK(line(r["locations"][0]) == 1);
         CHECK(r["locations"][0]["message"]["text"] == "scan.cu as a whole: this finding names no line");
+        CHECK(r["locations"][0]["properties"]["wholeFile"] == true);
     }
     CHECK(lineless[0]["ruleId"] == "race/race-finding-on-a-hidden-dataset");
     CHECK(lineless[0]["message"]["text"] ==
