@@ -285,15 +285,21 @@ std::vector<std::string> reference_build(const std::string& work, const std::str
     // Once up to date, a target stays so for the run (its sources were copied
     // once): a second Ninja call would only stat the tree, and timing makes
     // these calls with the GPU held alone. The targets left build in one call.
+    // (The set is shared by both backends' folders, each under its own lock: it has one of its own.)
+    static std::mutex built_mutex;
     static std::set<std::string> built;
     std::vector<std::string> paths, command = {"ninja", "-C", build};
-    for (const std::string& target : targets) {
-        paths.push_back(build + "/" + target);
-        if (!built.count(paths.back())) command.push_back(target);
+    {
+        std::lock_guard<std::mutex> guard(built_mutex);
+        for (const std::string& target : targets) {
+            paths.push_back(build + "/" + target);
+            if (!built.count(paths.back())) command.push_back(target);
+        }
     }
     if (command.size() > 3) {
         const Outcome o = build_step(command, work, {}, timeout_s, none);
         if (!o.ok()) throw std::runtime_error("the reference's build does not succeed: " + first_errors(o.output, source.string() + "/"));
+        std::lock_guard<std::mutex> guard(built_mutex);
         built.insert(paths.begin(), paths.end());
     }
     return paths;
