@@ -19,10 +19,12 @@ namespace grader {
 namespace {
 
 // An unchanged file keeps its time stamp, so ninja rebuilds nothing for it.
-void copy_if_changed(const fs::path& from, const fs::path& to) {
-    if (fs::exists(to) && read_file(from) == read_file(to)) return;
+// Returns whether it copied.
+bool copy_if_changed(const fs::path& from, const fs::path& to) {
+    if (fs::exists(to) && read_file(from) == read_file(to)) return false;
     fs::create_directories(to.parent_path());
     fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+    return true;
 }
 
 // The build parts of `parts` (export.hpp), each to its place in the kit.
@@ -92,13 +94,11 @@ bool copy_lab_file(const LabFile& file, const fs::path& folder) {
     std::vector<std::pair<fs::path, fs::path>> copies = {{file.path, folder / "scan.cu"}};
     for (const std::string& h : file.headers) copies.push_back({from / h, folder / h});
     bool changed = false;
-    for (const auto& [source, target] : copies) {
-        if (fs::exists(target) && read_file(source.string()) == read_file(target.string())) continue;
-        changed = true;
-        fs::create_directories(target.parent_path());
-        fs::copy_file(source, target, fs::copy_options::overwrite_existing);
-        fs::last_write_time(target, fs::file_time_type::clock::now());
-    }
+    for (const auto& [source, target] : copies)
+        if (copy_if_changed(source, target)) {
+            changed = true;
+            fs::last_write_time(target, fs::file_time_type::clock::now());
+        }
     return changed;
 }
 
