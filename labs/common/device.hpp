@@ -99,4 +99,11 @@ struct Usage {
 };
 Usage in_use();
 
+// Destroys the device's context, and with it everything still allocated
+// there, forgetting the harness's count of it (a GPU's cudaDeviceReset: the
+// next call makes a new one, and compute-sanitizer's memcheck reports the
+// leaks it frees there, as at a process's exit); false where the backend has
+// none (the emulator).
+bool reset();
+
 }  // namespace device

@@ -172,4 +172,11 @@ Usage in_use() {
     return u;
 }
 
+bool reset() {
+    const bool done = cudaDeviceReset() == cudaSuccess;
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_live.clear();
+    return done;
+}
+
 }  // namespace device

@@ -29,7 +29,8 @@
 #include <vector>
 
 #include "device.hpp"
-#include "observe.hpp"
+#include "plan_file.hpp"
+#include "run_entry.hpp"
 
 namespace {
 
@@ -44,30 +45,6 @@ int usage(const std::string& why) {
 struct Run {
     std::string function, input, output;
 };
-
-std::vector<Run> read_plan(const std::string& path) {
-    std::ifstream file(path);
-    if (!file) throw std::runtime_error("cannot read the plan " + path);
-    std::vector<Run> runs;
-    for (std::string line; std::getline(file, line);) {
-        if (line.empty()) continue;
-        const std::size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
-        if (b == std::string::npos) throw std::runtime_error("a plan line is not FUNCTION<tab>INPUT<tab>OUTPUT: " + line);
-        runs.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
-    }
-    return runs;
-}
-
-std::vector<float> read_input(const std::string& path) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);  // read whole, in one call (40 MB for 10^7 elements)
-    const std::streamoff size = file.is_open() ? static_cast<std::streamoff>(file.tellg()) : -1;
-    if (size < 0 || size % static_cast<std::streamoff>(sizeof(float)) != 0)
-        throw std::runtime_error("cannot read " + path + " as float32 values");
-    std::vector<float> values(static_cast<std::size_t>(size) / sizeof(float));
-    file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(values.data()), size)) throw std::runtime_error("cannot read " + path + " as float32 values");
-    return values;
-}
 
 }  // namespace
 
@@ -91,7 +68,7 @@ int main(int argc, char** argv) {
     std::vector<Run> runs;
     if (!plan.empty()) {
         try {
-            runs = read_plan(plan);
+            for (auto& f : harness::read_plan(plan, 3, "FUNCTION<tab>INPUT<tab>OUTPUT")) runs.push_back({f[0], f[1], f[2]});
         } catch (const std::exception& e) {
             return usage(e.what());
         }
@@ -121,33 +98,14 @@ int main(int argc, char** argv) {
     if (!block_order.empty() && !device::set_block_order(block_order))
         return usage("--block-order needs the emulator backend and a seed (digits), reverse or launch");
     if (reversed_too && device::block_order().empty()) return usage("--reversed-too needs the emulator backend");
-    // Written whole, then renamed: a file the grader finds is complete.
-    const auto write = [](const std::string& path, const harness::Observation& seen) {
-        const std::string partial = path + ".partial";
-        harness::write_observation(partial, seen);
-        if (std::rename(partial.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + partial);
-    };
     for (std::size_t k = 0; k < runs.size(); ++k) {
-        std::vector<float> values;
-        try {
-            values = read_input(runs[k].input);
-        } catch (const std::exception& e) {
-            return usage(e.what());
+        std::string why;
+        switch (harness::run_entry(*chosen[k], runs[k].input, runs[k].output, reversed_too, block_order, why)) {
+            case harness::EntryEnd::written: break;
+            case harness::EntryEnd::device_unusable: return k + 1 < runs.size() ? 3 : 0;
+            case harness::EntryEnd::bad_input: return usage(why);
+            case harness::EntryEnd::cannot_write: std::fprintf(stderr, "%s\n", why.c_str()); return 1;
         }
-        const harness::Observation seen = harness::observe(*chosen[k], values);
-        try {
-            // The reversed run first: the main file's presence tells the grader both are there.
-            if (reversed_too && !seen.sticky && seen.blocks > seen.launches) {
-                device::set_block_order("reverse");
-                write(runs[k].output + ".reversed", harness::observe(*chosen[k], values));
-                device::set_block_order(block_order.empty() ? "default" : block_order);
-            }
-            write(runs[k].output, seen);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "%s\n", e.what());
-            return 1;
-        }
-        if (seen.sticky) return k + 1 < runs.size() ? 3 : 0;
     }
     return 0;
 }
