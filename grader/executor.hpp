@@ -40,12 +40,21 @@ enum class Trace {
     divergence,    // the warps' divergence, for the divergence component
 };
 
-// One GPU process running a lab's datasets in order (the runner's --plan).
+// One GPU process running datasets in order (a runner's --plan).
 struct PlanRun {
     std::vector<Run> done;  // the first datasets' runs, as far as the process got
     Run failed;             // where it stopped short: the next dataset's failure (timed_out, problem)
-    bool device_lost = false;  // a run left the device unusable: the rest need a new process
-    bool cannot_run = false;   // the runner cannot run at all (no usable GPU, not started)
+    // The rest need a new process: a run left the device unusable, or
+    // compute-sanitizer stopped printing reports before the next run's.
+    bool restart = false;
+    bool cannot_run = false;  // the runner cannot run at all (no usable GPU, not started)
+};
+
+// One run of a GPU plan: a lab's function on an input.
+struct LabCall {
+    const catalog::Lab* lab;
+    std::string function;
+    const std::vector<float>* input;
 };
 
 // One function timed against the reference (scan-bench --against --grading).
@@ -70,12 +79,12 @@ public:
     // The reference's divergence run of one function on the divergence dataset.
     virtual Run reference_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
                                      const std::vector<float>& input) = 0;
-    // The GPU's runner on `datasets` (function, input) in one process.
-    virtual PlanRun gpu_plan(const catalog::Lab& lab,
-                             const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) = 0;
-    // compute-sanitizer's `tool` on one function on the GPU.
-    virtual Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
-                         const std::vector<float>& input) = 0;
+    // The GPU running `calls` in order, in one process, whatever their labs.
+    virtual PlanRun gpu_plan(const std::vector<LabCall>& calls) = 0;
+    // compute-sanitizer's `tool` on the GPU running `calls` in order, in one
+    // process: each run's `output` holds the tool's reports of that run
+    // alone, and its `ok` says the tool reported nothing.
+    virtual PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) = 0;
     // Functions' timings on the GPU, the GPU held alone by the caller: one
     // result per function, in order.
     virtual std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,

@@ -257,9 +257,9 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     // The datasets are drawn while the labs build. Each backend's pipeline
     // starts once its own build is done (the GPU's had waited for the
     // emulator's build: 4 s of a first grading): on the CPU the emulator's
-    // datasets across the cores, then its divergence runs; on the GPU each
-    // lab's datasets in one process (the labs at once), then its
-    // compute-sanitizer runs, then timing with the GPU alone. A backend runs
+    // datasets across the cores, then its divergence runs; on the GPU the
+    // labs' datasets in one process, then compute-sanitizer's runs of them
+    // all, a process a tool, then timing with the GPU alone. A backend runs
     // the labs that built there (the emulator those it can run); whether a lab
     // is graded at all is judged from both builds after (judge_build), its
     // runs then left unused. Each lab's later work runs where its datasets on
@@ -280,18 +280,17 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         run_divergence(ctx, slot, labs);
     };
     const auto gpu_side = [&](std::vector<LabState*>& labs) {
-        // A lab's compute-sanitizer runs start once its own datasets are
-        // done, beside the other labs' datasets (the feeders' tokens bound them all).
-        run_tasks(labs.size(), static_cast<unsigned>(labs.size()), [&](std::size_t l) {
-            {
-                Span span{clock, "datasets gpu"};
-                run_gpu_datasets(ctx, slot, *labs[l]);
-            }
-            if (stopping()) return;
-            std::vector<LabState*> lab{labs[l]};
+        {
+            Span span{clock, "datasets gpu"};
+            run_gpu_datasets(ctx, slot, labs);
+        }
+        check_stop();
+        // Every lab's functions under each tool in one process: a tool's
+        // start, not a lab's, is what costs.
+        {
             Span span{clock, "sanitizer"};
-            sanitize(ctx, slot, lab);
-        });
+            sanitize(ctx, slot, labs);
+        }
         check_stop();
         // Timing with the GPU alone, every lab's functions in one process;
         // then the timed outputs (2^24 elements a function) are judged on the

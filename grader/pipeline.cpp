@@ -164,112 +164,135 @@ void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     });
 }
 
-// Every dataset in one runner process (--plan), so the CUDA context is made
-// once; a run that leaves the device unusable or crashes the process costs a
-// new process for the rest, and a run that hangs costs a timeout of its
-// function only: the other functions' runs go on in a new process (a lab 03
-// whose Kogge-Stone hangs keeps its Brent-Kung's points), and that
-// function's later compute-sanitizer and timing runs are skipped.
-void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state) {
+// Every lab's datasets in one process (scan-run --plan), so the CUDA context
+// is made once a submission; a run that leaves the device unusable or
+// crashes the process costs a new process for the rest, and a run that hangs
+// costs a timeout of its function only: the other functions' runs go on in a
+// new process (a lab 03 whose Kogge-Stone hangs keeps its Brent-Kung's
+// points), and that function's later compute-sanitizer and timing runs are
+// skipped. Function names are unique across labs.
+void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     const auto b = static_cast<std::size_t>(backend_index(ctx, "cuda"));
     const std::string on = on_label(ctx, "cuda");
-    std::vector<std::size_t> pending;  // the units still to run, in order; the first is the next process's first
+    struct Ref {
+        LabState* state;
+        Unit* unit;
+    };
+    std::vector<Ref> pending;  // the units still to run, in order; the first is the next process's first
+    for (LabState* state : labs)
+        for (Unit& unit : state->units) pending.push_back({state, &unit});
     std::map<std::string, unsigned> hangs;  // function -> its GPU runs that timed out
-    for (std::size_t i = 0; i < state.units.size(); ++i) pending.push_back(i);
     while (!pending.empty() && !stopping()) {
-        std::vector<std::pair<std::string, const std::vector<float>*>> datasets;
-        for (std::size_t i : pending) datasets.push_back({state.units[i].function, state.units[i].input.get()});
+        std::vector<LabCall> calls;
+        for (const Ref& r : pending) calls.push_back({r.state->lab, r.unit->function, r.unit->input.get()});
         PlanRun run;
         {
             SharedGpu gpu(gpu_lock(ctx, slot));
-            run = slot.exec->gpu_plan(*state.lab, datasets);
+            run = slot.exec->gpu_plan(calls);
         }
         std::size_t p = 0;
-        for (; p < run.done.size(); ++p) {
-            Unit& u = state.units[pending[p]];
-            u.on[b] = judge_run(u, on, run.done[p]);
-        }
+        for (; p < run.done.size(); ++p) pending[p].unit->on[b] = judge_run(*pending[p].unit, on, run.done[p]);
         if (p == pending.size()) break;
-        if (run.device_lost) {  // the run before this one left the device unusable: the rest in a new process
+        if (run.restart) {  // the run before this one left the device unusable: the rest in a new process
             pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
             continue;
         }
-        const std::size_t k = pending[p];
-        state.units[k].on[b] = judge_run(state.units[k], on, run.failed);
-        std::vector<std::size_t> rest(pending.begin() + static_cast<std::ptrdiff_t>(p) + 1, pending.end());
+        const Ref failed = pending[p];
+        failed.unit->on[b] = judge_run(*failed.unit, on, run.failed);
+        std::vector<Ref> rest(pending.begin() + static_cast<std::ptrdiff_t>(p) + 1, pending.end());
         pending.clear();
         if (run.failed.timed_out) {
             // The others' runs go on. That function's go on smallest first (a
             // hang that grows with n then costs only the runs it hangs on)
             // until it has timed out give_up_after times; then the rest are
             // not run.
-            const std::string& function = state.units[k].function;
-            state.gpu_hung.emplace(function, state.units[k].what);
+            const std::string& function = failed.unit->function;
+            failed.state->gpu_hung.emplace(function, failed.unit->what);
             const bool give_up = ++hangs[function] >= ctx.rubric.give_up_after;
-            std::vector<std::size_t> its;
-            for (std::size_t j : rest)
-                (state.units[j].function == function ? its : pending).push_back(j);
-            std::stable_sort(its.begin(), its.end(), [&](std::size_t x, std::size_t y) {
-                return state.units[x].input->size() < state.units[y].input->size();
-            });
-            for (std::size_t j : its)
+            std::vector<Ref> its;
+            for (const Ref& r : rest) (r.unit->function == function ? its : pending).push_back(r);
+            std::stable_sort(its.begin(), its.end(),
+                             [](const Ref& x, const Ref& y) { return x.unit->input->size() < y.unit->input->size(); });
+            for (const Ref& r : its)
                 if (give_up)
-                    state.units[j].on[b] = not_run(state.units[j], on, function + "'s GPU runs timed out " +
-                                                                           std::to_string(hangs[function]) +
-                                                                           " times, the last on " + state.units[k].what);
+                    r.unit->on[b] = not_run(*r.unit, on, function + "'s GPU runs timed out " + std::to_string(hangs[function]) +
+                                                             " times, the last on " + failed.unit->what);
                 else
-                    pending.push_back(j);
+                    pending.push_back(r);
         } else if (run.cannot_run) {
-            for (std::size_t j : rest) state.units[j].on[b] = not_run(state.units[j], on, run.failed.problem);
+            for (const Ref& r : rest) r.unit->on[b] = not_run(*r.unit, on, run.failed.problem);
         } else {
             pending = rest;
         }
     }
 }
 
-// Each tool on each function in processes of their own, at a small n, as
-// many at once as there are cores (the tools are mostly CPU-bound); their
-// reports are read into findings of the emulator's categories, in a fixed
-// order whatever order the runs end in.
+// Each tool in a process of its own running every function not known to
+// hang, at a small n, the tools at once as cores allow (they are mostly
+// CPU-bound). A function whose run hangs or crashes gets that failure and
+// the functions after it a new process. The reports are read into findings
+// of the emulator's categories, in a fixed order (lab, tool, function)
+// whatever order the runs end in.
 void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     const int cuda = backend_index(ctx, "cuda");
     if (cuda < 0) return;
-    struct Job {
+    struct Call {
         LabState* state;
-        std::string tool;
         const catalog::Function* fn;
-        Run run;
     };
-    std::vector<Job> jobs;
+    std::vector<Call> calls;
     for (LabState* state : labs) {
         if (!worth_running(*state, static_cast<std::size_t>(cuda), true)) continue;
-        for (const auto& tool : ctx.rubric.sanitizer_tools)
-            for (const auto& fn : state->lab->functions)
-                if (!state->gpu_hung.count(fn.name)) jobs.push_back({state, tool, &fn, {}});
+        for (const auto& fn : state->lab->functions)
+            if (!state->gpu_hung.count(fn.name)) calls.push_back({state, &fn});
     }
+    if (calls.empty()) return;
+    const std::vector<std::string>& tools = ctx.rubric.sanitizer_tools;
+    std::vector<std::vector<Run>> runs(tools.size(), std::vector<Run>(calls.size()));
     const DatasetCache::Data input = ctx.datasets.get({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
-    run_tasks(jobs.size(), ctx.gpu_feeders.count(), [&](std::size_t k) {
-        Job& job = jobs[k];
-        if (stopping()) return;
-        // The GPU first: a core taken while waiting for another slot's timing
-        // to end would sit idle.
-        SharedGpu gpu(gpu_lock(ctx, slot));
-        Token token(ctx.gpu_feeders);
-        job.run = slot.exec->sanitize(job.tool, *job.state->lab, job.fn->name, *input);
-    });
-    for (const Job& job : jobs) {
-        const Run& r = job.run;
-        auto& findings = job.state->sanitizer_findings;
-        if (r.ok) continue;
-        if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
-            findings.push_back(sanitizer_hung(job.tool, job.fn->name, fixed(ctx.rubric.sanitizer_timeout_s, 0)));
-            continue;
+    run_tasks(tools.size(), ctx.gpu_feeders.count(), [&](std::size_t t) {
+        std::vector<std::size_t> pending(calls.size());
+        for (std::size_t i = 0; i < calls.size(); ++i) pending[i] = i;
+        while (!pending.empty() && !stopping()) {
+            std::vector<LabCall> plan;
+            for (std::size_t i : pending) plan.push_back({calls[i].state->lab, calls[i].fn->name, input.get()});
+            PlanRun run;
+            {
+                // The GPU first: a core taken while waiting for another slot's timing
+                // to end would sit idle.
+                SharedGpu gpu(gpu_lock(ctx, slot));
+                Token token(ctx.gpu_feeders);
+                run = slot.exec->sanitize(tools[t], plan);
+            }
+            std::size_t p = 0;
+            for (; p < run.done.size(); ++p) runs[t][pending[p]] = std::move(run.done[p]);
+            if (p == pending.size()) break;
+            pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
+            if (run.restart) continue;
+            runs[t][pending.front()] = run.failed;
+            pending.erase(pending.begin());
+            if (run.cannot_run) {
+                for (std::size_t i : pending) runs[t][i] = run.failed;
+                break;
+            }
         }
-        const std::vector<Finding> found = parse_sanitizer(job.tool, r.output);
-        findings.insert(findings.end(), found.begin(), found.end());
-        if (found.empty())  // the tool failed the run, but in words the grader does not know
-            findings.push_back(sanitizer_failed(job.tool, job.fn->name, r.problem));
-    }
+    });
+    for (LabState* state : labs)
+        for (std::size_t t = 0; t < tools.size(); ++t)
+            for (std::size_t i = 0; i < calls.size(); ++i) {
+                if (calls[i].state != state) continue;
+                const Run& r = runs[t][i];
+                auto& findings = state->sanitizer_findings;
+                if (r.ok) continue;
+                if (r.timed_out) {  // a kernel that never finishes under the tool: threads wait at a barrier forever
+                    findings.push_back(sanitizer_hung(tools[t], calls[i].fn->name, fixed(ctx.rubric.sanitizer_timeout_s, 0)));
+                    continue;
+                }
+                const std::vector<Finding> found = parse_sanitizer(tools[t], r.output);
+                findings.insert(findings.end(), found.begin(), found.end());
+                if (found.empty())  // the tool failed the run, but in words the grader does not know
+                    findings.push_back(sanitizer_failed(tools[t], calls[i].fn->name, r.problem));
+            }
 }
 
 void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {

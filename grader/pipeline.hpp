@@ -21,8 +21,8 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
 // The emulator's divergence runs of the student's functions and the
 // reference's, for the labs with some dataset right.
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
-// The GPU's runs of one lab's datasets.
-void run_gpu_datasets(Context& ctx, Slot& slot, LabState& state);
+// The GPU's runs of the labs' datasets.
+void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // compute-sanitizer's tools on each function, into state.sanitizer_findings.
 void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // The GPU timing of the labs' functions against the reference's, the GPU

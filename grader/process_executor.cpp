@@ -3,12 +3,16 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 
 #include "files.hpp"
 #include "outputs.hpp"
+#include "sanitizer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -50,6 +54,50 @@ Run read_run(const std::string& path, std::size_t n) {
     return r;
 }
 
+// How far a plan's process got: run k has ended once outputs[k] exists.
+struct PlanProgress {
+    std::vector<std::string> outputs;
+    std::size_t done = 0;
+    double last = 0;  // seconds from the start to the end of the last run ended
+    Clock::time_point start = Clock::now();
+};
+
+// Limits for a process running a plan: run k may take allowance(k) from the
+// end of the run before (the first from the start), the whole their sum.
+Limits plan_limits(const std::shared_ptr<PlanProgress>& progress, const std::function<double(std::size_t)>& allowance) {
+    double total = 0;
+    for (std::size_t k = 0; k < progress->outputs.size(); ++k) total += allowance(k);
+    Limits limits{total};
+    limits.step_deadline = [progress, allowance, total] {
+        PlanProgress& p = *progress;
+        while (p.done < p.outputs.size() && fs::exists(p.outputs[p.done])) {
+            ++p.done;
+            p.last = since(p.start);
+        }
+        return p.done < p.outputs.size() ? p.last + allowance(p.done) : total;
+    };
+    return limits;
+}
+
+// scan-run's plan of `calls` in `dir` (each distinct input written once):
+// each call's output file.
+std::vector<std::string> write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) {
+    std::map<const std::vector<float>*, std::string> inputs;
+    std::vector<std::string> outputs;
+    std::string plan;
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+        std::string& input = inputs[calls[k].input];
+        if (input.empty()) {
+            input = dir + "/i" + std::to_string(inputs.size()) + ".in";
+            write_input(input, *calls[k].input);
+        }
+        outputs.push_back(dir + "/r" + std::to_string(k) + ".obs");
+        plan += ws.observer(*calls[k].lab) + "\t" + calls[k].function + "\t" + input + "\t" + outputs.back() + "\n";
+    }
+    std::ofstream(dir + "/plan.txt") << plan;
+    return outputs;
+}
+
 }  // namespace
 
 ProcessExecutor::ProcessExecutor(const Context& ctx, unsigned index, std::string gpu_id)
@@ -82,17 +130,17 @@ std::optional<BuildResult> ProcessExecutor::nvcc_check(const catalog::Lab& lab, 
                               ctx_.rubric.build_timeout_s, ctx_.sandbox);
 }
 
-// Runs `program` (a runner, maybe under compute-sanitizer) on `input` in
-// `scratch`, its files named after `name` (runs in one scratch folder at once
-// need names of their own).
-Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& name, std::vector<std::string> program,
+// Runs the emulator's `runner` on `input` in `scratch`, its files named
+// after `name` (runs in one scratch folder at once need names of their own).
+Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& name, const std::string& runner,
                                 const std::string& function, const std::vector<float>& input, double timeout_s,
                                 bool contained, std::vector<std::string> extra) {
     // The emulator's runs keep only a core busy: where a GPU is graded too they
     // yield the CPU to the processes that feed it (compute-sanitizer, timing).
     Limits limits{timeout_s};
-    if (!gpu_id_.empty() && program.front() != "compute-sanitizer") limits.nice = 10;
-    const std::string build = fs::path(program.back()).parent_path().parent_path().string();
+    if (!gpu_id_.empty()) limits.nice = 10;
+    const std::string build = fs::path(runner).parent_path().parent_path().string();
+    std::vector<std::string> program = {runner};
     const std::string in = scratch + "/" + name + ".in", out = scratch + "/" + name + ".obs";
     fs::remove(out);
     write_input(in, input);
@@ -128,7 +176,7 @@ Run ProcessExecutor::emulate(const catalog::Lab& lab, const std::string& functio
     std::vector<std::string> extra;
     if (trace == Trace::reversed_too) extra = {"--reversed-too"};
     if (trace == Trace::divergence) extra = {"--divergence"};
-    return run_runner(scratch, name(trace == Trace::divergence ? "d" : "u"), {emu.runner(lab)}, function, input,
+    return run_runner(scratch, name(trace == Trace::divergence ? "d" : "u"), emu.runner(lab), function, input,
                       timeout_s, true, extra);
 }
 
@@ -149,51 +197,32 @@ Run ProcessExecutor::reference_divergence(const catalog::Lab& lab, const catalog
         if (r.ok) return r;
     }
     fs::create_directories(dir);
-    Run r = run_runner(dir, "run-" + stem, {runner}, fn.name, input, run_timeout(ctx_, "emu", spec.n), false, {"--divergence"});
+    Run r = run_runner(dir, "run-" + stem, runner, fn.name, input, run_timeout(ctx_, "emu", spec.n), false, {"--divergence"});
     if (r.ok) harness::write_observation(cached, r.seen);
     return r;
 }
 
-PlanRun ProcessExecutor::gpu_plan(const catalog::Lab& lab,
-                                  const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) {
+// Every lab's datasets in one scan-run process: the CUDA context is made
+// once a submission, not once a lab or a dataset.
+PlanRun ProcessExecutor::gpu_plan(const std::vector<LabCall>& calls) {
     const Workspace& ws = *workspace("cuda");
-    const std::string dir = ws.scratch() + "/" + lab.suite;
+    const std::string dir = ws.scratch() + "/" + name("datasets-");
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const auto input = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".in"; };
-    const auto output = [&](std::size_t i) { return dir + "/u" + std::to_string(i) + ".obs"; };
-    std::string plan;
-    for (std::size_t i = 0; i < datasets.size(); ++i) {
-        write_input(input(i), *datasets[i].second);
-        plan += datasets[i].first + "\t" + input(i) + "\t" + output(i) + "\n";
-    }
-    std::ofstream(dir + "/plan.txt") << plan;
     const Rubric& rubric = ctx_.rubric;
-    const auto timeout = [&](std::size_t i) {
-        const double per_million = rubric.gpu_per_million_s * static_cast<double>(datasets[i].second->size()) / 1e6;
-        return (i == 0 ? rubric.run_base_s : rubric.gpu_step_s) + per_million;
-    };
-    double total = 0;
-    for (std::size_t i = 0; i < datasets.size(); ++i) total += timeout(i);
-    // Each run gets its own allowance, counted from the end of the one before.
-    std::size_t done = 0;
-    double last = 0;
-    const Clock::time_point start = Clock::now();
-    Limits limits{total};
-    limits.step_deadline = [&] {
-        while (done < datasets.size() && fs::exists(output(done))) {
-            ++done;
-            last = since(start);
-        }
-        return done < datasets.size() ? last + timeout(done) : total;
-    };
-    const Outcome o = run_contained({ws.runner(lab), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx_.sandbox,
-                                    {ws.build_dir()}, env());
+    auto progress = std::make_shared<PlanProgress>();
+    progress->outputs = write_plan(ws, dir, calls);
+    const Limits limits = plan_limits(progress, [&](std::size_t k) {
+        const double per_million = rubric.gpu_per_million_s * static_cast<double>(calls[k].input->size()) / 1e6;
+        return (k == 0 ? rubric.run_base_s : rubric.gpu_step_s) + per_million;
+    });
+    const Outcome o =
+        run_contained({ws.scan_run(), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx_.sandbox, {ws.build_dir()}, env());
     PlanRun out;
-    for (std::size_t i = 0; i < datasets.size() && fs::exists(output(i)); ++i)
-        out.done.push_back(read_run(output(i), datasets[i].second->size()));
-    if (out.done.size() < datasets.size()) {
-        out.device_lost = o.exit_code == 3 && !out.done.empty();
+    for (std::size_t k = 0; k < calls.size() && fs::exists(progress->outputs[k]); ++k)
+        out.done.push_back(read_run(progress->outputs[k], calls[k].input->size()));
+    if (out.done.size() < calls.size()) {
+        out.restart = o.exit_code == 3 && !out.done.empty();
         out.cannot_run = o.exit_code == 77 || !o.started;
         out.failed.timed_out = o.timed_out;
         out.failed.problem = run_problem(o);
@@ -202,16 +231,72 @@ PlanRun ProcessExecutor::gpu_plan(const catalog::Lab& lab,
     return out;
 }
 
-Run ProcessExecutor::sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
-                              const std::vector<float>& input) {
+// A tool's reports shown of each run, as `--print-limit 8` showed them when
+// each function ran in a process of its own.
+constexpr std::size_t kReportsShown = 8;
+constexpr int kToolFound = 99;  // --error-exitcode: the tool reported something
+
+// Every call in one scan-run process under the tool, so the tool and the CUDA
+// context start once, not once per function (a process each took about 0.2 s
+// of the driver's serialised start, and the tool's own, per function): each
+// call's reports are the lines between its marks; each call starts with
+// nothing allocated, as in a process of its own (--reset-after-leak), and its
+// leaks are reported there; it is allowed the tool's whole timeout from the
+// end of the one before.
+PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<LabCall>& calls) {
     const Workspace& cuda = *workspace("cuda");
-    const std::string scratch = cuda.scratch() + "/sanitizer";
-    fs::create_directories(scratch);
-    std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", "99",
-                                        "--print-limit", "8"};
+    const std::string dir = cuda.scratch() + "/" + name(("sanitizer-" + tool + "-").c_str());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    auto progress = std::make_shared<PlanProgress>();
+    progress->outputs = write_plan(cuda, dir, calls);
+    const auto output = [&](std::size_t k) { return progress->outputs[k]; };
+    const std::size_t limit = kReportsShown * calls.size();
+    std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", std::to_string(kToolFound),
+                                        "--print-limit", std::to_string(limit)};
     if (tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
-    program.push_back(cuda.runner(lab));
-    return run_runner(scratch, name("s"), program, function, input, ctx_.rubric.sanitizer_timeout_s, true);
+    program.insert(program.end(), {cuda.scan_run(), "--plan", dir + "/plan.txt", "--marks", "--reset-after-leak"});
+    Limits limits = plan_limits(progress, [&](std::size_t) { return ctx_.rubric.sanitizer_timeout_s; });
+    limits.output_bytes *= calls.size();
+    const Outcome o = run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir()}, env());
+    const SanitizerRuns split = split_sanitizer_runs(o.output, limit, kReportsShown);
+    // What a process of its own ending as this one did would have said.
+    const auto alone = [&](std::size_t k, Outcome ending) {
+        if (k < split.outputs.size()) ending.output = split.outputs[k];
+        return ending;
+    };
+    PlanRun out;
+    bool sticky = false;
+    for (std::size_t k = 0; k < calls.size() && k < split.complete && !sticky && fs::exists(output(k)); ++k) {
+        Run seen = read_run(output(k), calls[k].input->size());
+        sticky = seen.ok && seen.seen.sticky;
+        Run r;
+        if (split.reports[k] > 0) {
+            Outcome found = alone(k, o);
+            found.timed_out = false;
+            found.signal = 0;
+            found.exit_code = kToolFound;
+            r.problem = run_problem(found);
+        } else {
+            r = std::move(seen);
+        }
+        r.output = split.outputs[k];
+        out.done.push_back(std::move(r));
+    }
+    const std::size_t k = out.done.size();
+    if (k < calls.size()) {
+        if (sticky || k >= split.complete) {
+            out.restart = true;
+        } else {
+            const Outcome ending = alone(k, o);
+            out.cannot_run = o.exit_code == 77 || !o.started;
+            out.failed.timed_out = o.timed_out;
+            out.failed.problem = run_problem(ending);
+            out.failed.output = ending.output;
+        }
+    }
+    fs::remove_all(dir);
+    return out;
 }
 
 // Each backend's targets in one Ninja call (its labs build in parallel), the
@@ -262,17 +347,9 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
         }
         std::ofstream(scratch + "/timing-plan.txt") << plan;
         // Each function gets its own allowance, counted from the end of the one before.
-        std::size_t done = next;
-        double last = 0;
-        const Clock::time_point start = Clock::now();
-        Limits limits{allowance * static_cast<double>(fns.size() - next)};
-        limits.step_deadline = [&] {
-            while (done < fns.size() && fs::exists(file(done, ".json"))) {
-                ++done;
-                last = since(start);
-            }
-            return last + allowance;
-        };
+        auto progress = std::make_shared<PlanProgress>();
+        for (std::size_t k = next; k < fns.size(); ++k) progress->outputs.push_back(file(k, ".json"));
+        const Limits limits = plan_limits(progress, [&](std::size_t) { return allowance; });
         const std::vector<std::string> command = {
             bench, "--plan", scratch + "/timing-plan.txt", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
@@ -286,7 +363,7 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             if (!fs::exists(file(next, ".json"))) {
                 if (o.ok()) run.problem = "the timing program left no valid result (no " + file(next, ".json") + ")";
                 else {
-                    o.seconds -= last;  // this function's time, as its own process had it
+                    o.seconds -= progress->last;  // this function's time, as its own process had it
                     run.problem = "the timing program " + o.describe() +
                                   (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
                 }

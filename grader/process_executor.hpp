@@ -27,10 +27,8 @@ public:
                 double timeout_s, Trace trace) override;
     Run reference_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
                              const std::vector<float>& input) override;
-    PlanRun gpu_plan(const catalog::Lab& lab,
-                     const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) override;
-    Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
-                 const std::vector<float>& input) override;
+    PlanRun gpu_plan(const std::vector<LabCall>& calls) override;
+    PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) override;
     std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                 const datasets::Spec& spec) override;
     void prepare_reference(const std::vector<const catalog::Lab*>& labs) override;
@@ -38,7 +36,7 @@ public:
 private:
     Workspace* workspace(const std::string& backend) const;
     std::vector<std::string> env() const;  // CUDA_VISIBLE_DEVICES for its programs
-    Run run_runner(const std::string& scratch, const std::string& name, std::vector<std::string> program,
+    Run run_runner(const std::string& scratch, const std::string& name, const std::string& runner,
                    const std::string& function, const std::vector<float>& input, double timeout_s, bool contained,
                    std::vector<std::string> extra = {});
     std::string name(const char* prefix);  // a scratch file name no other run of this slot has

@@ -186,6 +186,54 @@ std::vector<Finding> parse_sanitizer(const std::string& tool, const std::string&
     return out;
 }
 
+SanitizerRuns split_sanitizer_runs(const std::string& output, std::size_t limit, std::size_t per_run) {
+    static const std::regex begins(R"(^scan-run: run ([0-9]+) begins$)");
+    static const std::regex ended(R"(^scan-run: run ([0-9]+) ended$)");
+    SanitizerRuns out;
+    std::string banner;
+    std::size_t printed = 0;  // reports in all
+    bool cut = false;         // the tool printed `limit` of them
+    bool in_report = false;   // the line before was a counted report's, or its continuation
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_match(line, m, begins)) {
+            out.outputs.push_back(banner);
+            out.reports.push_back(0);
+            in_report = false;
+            continue;
+        }
+        if (std::regex_match(line, m, ended)) continue;
+        if (out.outputs.empty()) {  // before the first run: the banner
+            banner += line + "\n";
+            continue;
+        }
+        // A report: a line after the prefix that is neither indented, blank
+        // nor a summary; its continuation lines are indented or blank. A
+        // run's reports past per_run are left out, continuations and all.
+        const bool tool_line = line.rfind(kPrefix, 0) == 0;
+        const std::string body = tool_line ? line.substr(std::string(kPrefix).size()) : "";
+        const bool report = tool_line && !body.empty() && body[0] != ' ' && body.find("SUMMARY") == std::string::npos &&
+                            body.rfind("Target application returned", 0) != 0;  // its exit code, not a report
+        if (report) {
+            ++printed;
+            in_report = ++out.reports.back() <= per_run;
+            if (printed == limit && !cut) {
+                cut = true;
+                out.complete = out.outputs.size() - (out.reports.back() >= per_run ? 0 : 1);
+            }
+            if (!in_report) continue;
+        } else if (tool_line && (body.empty() || body[0] == ' ')) {
+            if (!in_report) continue;
+        } else {
+            in_report = false;
+        }
+        out.outputs.back() += line + "\n";
+    }
+    if (!cut) out.complete = out.outputs.size();
+    return out;
+}
+
 Finding sanitizer_hung(const std::string& tool, const std::string& function, const std::string& seconds) {
     Finding f;
     f.source = finding::Source::Sanitizer;

@@ -159,6 +159,9 @@ Workspace::Workspace(std::string dir, std::string kit, std::string backend, doub
 
 std::string Workspace::runner(const catalog::Lab& lab) const { return build_dir() + "/labs/" + lab.suite + "-run"; }
 std::string Workspace::module(const catalog::Lab& lab) const { return build_dir() + "/labs/" + lab.suite + "-scan.so"; }
+std::string Workspace::observer(const catalog::Lab& lab) const {
+    return build_dir() + "/labs/" + lab.suite + "-observe.so";
+}
 
 void Workspace::configure(const Sandbox& sandbox) {
     // A workspace left by an earlier run is brought up to date, not rebuilt.
@@ -179,9 +182,9 @@ void Workspace::configure(const Sandbox& sandbox) {
 }
 
 std::vector<std::string> Workspace::targets(const catalog::Lab& lab) const {
-    std::vector<std::string> t = {"labs/" + lab.suite + "-run"};
-    if (backend_ == "cuda") t.push_back("labs/" + lab.suite + "-scan.so");
-    return t;
+    // The GPU runs every lab in scan-run; scan-bench loads the module.
+    if (backend_ == "cuda") return {"labs/" + lab.suite + "-scan.so", "labs/" + lab.suite + "-observe.so", "labs/common/scan-run"};
+    return {"labs/" + lab.suite + "-run"};
 }
 
 std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
@@ -201,15 +204,16 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         for (const fs::path& path : left) fs::remove_all(path);
         // A failed build must not leave the last submission's runner or module.
         if (copy_lab_file(file, folder)) {
-            fs::remove(runner(*lab));
-            fs::remove(module(*lab));
+            for (const std::string& built : {runner(*lab), module(*lab), observer(*lab)}) fs::remove(built);
         }
         for (const auto& t : targets(*lab)) command.push_back(t);
     }
     const Outcome o = build_step(command, dir_, {dir_}, timeout_s_, sandbox);
     std::vector<BuildResult> results;
     for (const auto& [lab, file] : labs) {
-        BuildResult r{fs::exists(runner(*lab)) && (backend_ != "cuda" || fs::exists(module(*lab))), "", o.seconds};
+        bool built = true;
+        for (const auto& t : targets(*lab)) built = built && fs::exists(build_dir() + "/" + t);
+        BuildResult r{built, "", o.seconds};
         if (!r.ok && o.timed_out) r.errors = "the build " + o.describe() + "\n";
         else if (!r.ok) {
             // The log mixes every lab's compiler output: this lab's own errors come from building it alone.

@@ -31,14 +31,18 @@ public:
 
     // Copies the kit (first use) and configures the build; puts each file in as
     // its lab's scan.cu, with the headers it includes beside it (the last
-    // submission's taken away), and builds the labs' runners (and, on cuda,
-    // their modules for scan-bench) in one Ninja run, so they compile in
+    // submission's taken away), and builds the labs' runners (on cuda, their
+    // modules for scan-bench and scan-run, and scan-run) in one Ninja run, so they compile in
     // parallel. One result per lab, in the order given; a lab that fails gets
     // its own errors.
     std::vector<BuildResult> build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
                                    const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
     std::string module(const catalog::Lab& lab) const;
+    // On cuda: the runner as a module (labNN-observe.so), and scan-run, which
+    // loads the modules of several labs into one process.
+    std::string observer(const catalog::Lab& lab) const;
+    std::string scan_run() const { return build_dir() + "/labs/common/scan-run"; }
     // Inside the kit's copy, as the kit's own build/ is: the compile commands
     // then name the same relative paths, and a shared compiler cache filled
     // by the kit's build serves a fresh workspace.

@@ -72,14 +72,13 @@ public:
         r.seen.divergence = full_warps();
         return r;
     }
-    PlanRun gpu_plan(const catalog::Lab& lab,
-                     const std::vector<std::pair<std::string, const std::vector<float>*>>& datasets) override {
+    PlanRun gpu_plan(const std::vector<LabCall>& calls) override {
         ++planned;
         PlanRun plan;
-        for (const auto& [function, input] : datasets) {
+        for (const LabCall& call : calls) {
             // The hardware reports no races (compute-sanitizer does).
-            const Kind kind = function == hangs_on_gpu ? Kind::hung : gpu == Kind::racy ? Kind::right : gpu;
-            Run r = run(kind, lab, function, *input);
+            const Kind kind = call.function == hangs_on_gpu ? Kind::hung : gpu == Kind::racy ? Kind::right : gpu;
+            Run r = run(kind, *call.lab, call.function, *call.input);
             if (kind == Kind::hung || kind == Kind::crashed) {  // the process ends here
                 plan.failed = r;
                 return plan;
@@ -88,11 +87,19 @@ public:
         }
         return plan;
     }
-    Run sanitize(const std::string& tool, const catalog::Lab& lab, const std::string& function,
-                 const std::vector<float>& input) override {
+    PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) override {
         ++sanitized;
-        Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, lab, function, input);
-        return r;
+        PlanRun plan;
+        for (const LabCall& call : calls) {
+            Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, *call.lab, call.function,
+                        *call.input);
+            if (!r.ok) {  // the process ends here
+                plan.failed = r;
+                return plan;
+            }
+            plan.done.push_back(r);
+        }
+        return plan;
     }
     std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                 const datasets::Spec& spec) override {

@@ -135,3 +135,61 @@ TEST_CASE("each tool's finding as an editor's line: the students' VS Code matche
         CHECK(group(m, "message") == finding::sentence(f[0]));
     }
 }
+
+// One scan-run process under a tool running the six functions of a five-lab
+// build whose lab 02 lacks a barrier and whose lab 04 leaks (the reference
+// otherwise), as an H100 printed it (CUDA 13.0, 2026-11-27, n = 4096).
+TEST_CASE("a plan's reports are told apart by run, each as its own process printed it") {
+    const grader::SanitizerRuns race = grader::split_sanitizer_runs(fixture("racecheck-plan-lab02-missing-barrier.log"), 48, 8);
+    REQUIRE(race.outputs.size() == 6);
+    CHECK(race.complete == 6);
+    CHECK(race.reports == std::vector<std::size_t>{0, 8, 0, 0, 0, 0});  // 5 errors and 3 warnings
+    for (std::size_t k : {0, 2, 3, 4, 5}) CHECK(parse_sanitizer("racecheck", race.outputs[k]).empty());
+    const auto found = parse_sanitizer("racecheck", race.outputs[1]);
+    REQUIRE(found.size() == 1);
+    CHECK(finding::sentence(found[0]) ==
+          "data race on shared memory in kernel brent_kung_kernel: a read at scan.cu:25 and a write at scan.cu:25 by "
+          "threads of one block with no barrier between them (27 access pairs at these lines), 5644 hazards (5 reports "
+          "printed) (compute-sanitizer racecheck)");
+    CHECK(race.outputs[1].rfind("========= COMPUTE-SANITIZER\n", 0) == 0);  // the banner, as a process of its own
+
+    // Lab 04's leak, reported at the reset after its run, is its run's.
+    const grader::SanitizerRuns leak = grader::split_sanitizer_runs(fixture("memcheck-plan-lab04-leak.log"), 48, 8);
+    REQUIRE(leak.outputs.size() == 6);
+    CHECK(leak.reports == std::vector<std::size_t>{0, 0, 0, 0, 1, 0});
+    const auto leaked = parse_sanitizer("memcheck", leak.outputs[4]);
+    REQUIRE(leaked.size() == 1);
+    CHECK(finding::sentence(leaked[0]) == "device memory leaked: 8 bytes allocated at scan.cu:58 and never freed (cudaFree every "
+                                         "temporary) (compute-sanitizer memcheck)");
+    for (std::size_t k : {0, 1, 2, 3, 5}) CHECK(parse_sanitizer("memcheck", leak.outputs[k]).empty());
+}
+
+TEST_CASE("a plan's print limit: a run's reports past its own share are cut, and runs the limit cut short are not complete") {
+    const auto report = [](int line) {
+        return "========= Barrier error detected. Divergent thread(s) in block.\n"
+               "=========     at k()+0x10 in scan.cu:" + std::to_string(line) + "\n=========     by thread (0,0,0) in block (0,0,0)\n========= \n";
+    };
+    const auto run = [](int k, const std::string& body) {
+        return "scan-run: run " + std::to_string(k) + " begins\n" + body + "scan-run: run " + std::to_string(k) + " ended\n";
+    };
+    const std::string banner = "========= COMPUTE-SANITIZER\n";
+    // Limit 4, 2 a run: run 0 prints 3 (2 shown, as --print-limit 2 alone
+    // would), run 1 the 4th, then the tool prints no more: run 1 may have had
+    // more, so only run 0 is complete.
+    const grader::SanitizerRuns cut = grader::split_sanitizer_runs(
+        banner + run(0, report(1) + report(2) + report(3)) + run(1, report(4)) + run(2, "") +
+            "========= ERROR SUMMARY: 6 errors\n========= ERROR SUMMARY: 2 errors were not printed\n",
+        4, 2);
+    CHECK(cut.reports == std::vector<std::size_t>{3, 1, 0});
+    CHECK(cut.complete == 1);
+    CHECK(parse_sanitizer("synccheck", cut.outputs[0]).size() == 2);  // lines 1 and 2; line 3 was past its share
+    // The run that reached the limit with its own share printed is complete.
+    const grader::SanitizerRuns full =
+        grader::split_sanitizer_runs(banner + run(0, report(1) + report(2) + report(3) + report(4)) + run(1, ""), 4, 2);
+    CHECK(full.complete == 1);
+    // Below the limit every run that began is complete; the exit code's line is no report.
+    const grader::SanitizerRuns below = grader::split_sanitizer_runs(
+        banner + run(0, report(1)) + "scan-run: run 1 begins\n========= Target application returned an error\n", 4, 2);
+    CHECK(below.reports == std::vector<std::size_t>{1, 0});
+    CHECK(below.complete == 2);
+}
