@@ -46,6 +46,7 @@ struct PlanRun {
     Run failed;             // where it stopped short: the next dataset's failure (timed_out, problem)
     // The rest need a new process: a run left the device unusable, or
     // compute-sanitizer stopped printing reports before the next run's.
+    // Only with `done` not empty: a process must get somewhere.
     bool restart = false;
     bool cannot_run = false;  // the runner cannot run at all (no usable GPU, not started)
 };

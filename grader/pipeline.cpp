@@ -193,7 +193,7 @@ void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         std::size_t p = 0;
         for (; p < run.done.size(); ++p) pending[p].unit->on[b] = judge_run(*pending[p].unit, on, run.done[p]);
         if (p == pending.size()) break;
-        if (run.restart) {  // the run before this one left the device unusable: the rest in a new process
+        if (run.restart && p > 0) {  // the run before this one left the device unusable: the rest in a new process
             pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
             continue;
         }
@@ -268,7 +268,7 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
             for (; p < run.done.size(); ++p) runs[t][pending[p]] = std::move(run.done[p]);
             if (p == pending.size()) break;
             pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(p));
-            if (run.restart) continue;
+            if (run.restart && p > 0) continue;
             runs[t][pending.front()] = run.failed;
             pending.erase(pending.begin());
             if (run.cannot_run) {

@@ -285,7 +285,9 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
     }
     const std::size_t k = out.done.size();
     if (k < calls.size()) {
-        if (sticky || k >= split.complete) {
+        // A new process for the rest only past a run that ended: one that
+        // did not start, or stopped before its first run, fails that run.
+        if (k > 0 && (sticky || k >= split.complete)) {
             out.restart = true;
         } else {
             const Outcome ending = alone(k, o);

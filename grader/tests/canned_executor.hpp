@@ -51,6 +51,7 @@ public:
     std::string hangs_on_gpu;      // a function whose GPU runs hang, whatever `gpu` says
     std::string timing_problem;    // scan-bench's own verdict on every timing run ("" for none)
     double timing_ratio = 1.0;     // the student's time over the reference's
+    bool sanitizer_gets_nowhere = false;  // each tool's process asks for a restart before its first run
     std::atomic<unsigned> emulated{0}, planned{0}, sanitized{0}, timed{0};
 
     std::vector<BuildResult> build(std::size_t, const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override {
@@ -90,6 +91,11 @@ public:
     PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) override {
         ++sanitized;
         PlanRun plan;
+        if (sanitizer_gets_nowhere) {
+            plan.restart = true;
+            plan.failed.problem = "canned: the tool stopped before its first run";
+            return plan;
+        }
         for (const LabCall& call : calls) {
             Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, *call.lab, call.function,
                         *call.input);

@@ -245,6 +245,20 @@ TEST_CASE("with a GPU: right everywhere scores everything; racecheck's failure i
               .rfind("the run failed: canned: killed by signal 11 (compute-sanitizer racecheck on ", 0) == 0);
 }
 
+TEST_CASE("a tool's process that gets nowhere fails its first run, once, and grading goes on") {
+    Grading g({"emu", "cuda"});
+    g.exec->sanitizer_gets_nowhere = true;
+    const LabResult lab = g.grade_reference(kLab03);  // two functions: a restart would loop on the first
+    CHECK(g.exec->sanitized == 2 * g.ctx.rubric.sanitizer_tools.size());
+    REQUIRE(!lab.findings.empty());
+    std::string all;
+    for (const auto& f : lab.findings) {
+        CHECK(finding::sentence(f).rfind("the run failed: canned: the tool stopped before its first run", 0) == 0);
+        all += finding::sentence(f);
+    }
+    for (const auto& fn : catalog::find(kLab03)->functions) CHECK(all.find("racecheck on " + fn.name) != std::string::npos);
+}
+
 TEST_CASE("timing: scan-bench's own verdict is not scored; a slow ratio scores less") {
     Grading g({"emu", "cuda"});
     g.exec->timing_problem = "a time under the copy's";
