@@ -1,7 +1,9 @@
 // Code address -> "file.cu:line", for reports, through binutils' addr2line on
-// this executable's debug information (the student's file is compiled with -g).
+// the debug information of the executable or shared module holding it (the
+// student's file is compiled with -g; scan-run loads a lab as a module).
 #include <dlfcn.h>
 #include <elf.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -14,13 +16,14 @@
 namespace simt::detail {
 namespace {
 
-// Position-independent executables (Debian's default) want offsets from the
-// load address, others absolute addresses.
-bool executable_is_pie() {
+// Whether `path` is a position-independent ELF object (a PIE executable, as
+// Debian builds by default, or a shared module), whose addresses addr2line
+// wants as offsets from its load address; others want absolute ones.
+bool position_independent(const std::string& path) {
     Elf64_Ehdr header{};
-    std::ifstream exe("/proc/self/exe", std::ios::binary);
-    exe.read(reinterpret_cast<char*>(&header), sizeof header);
-    return exe && header.e_type == ET_DYN;
+    std::ifstream file(path, std::ios::binary);
+    file.read(reinterpret_cast<char*>(&header), sizeof header);
+    return file && header.e_type == ET_DYN;
 }
 
 // This executable's path: "/proc/self/exe" would name addr2line in its shell.
@@ -30,23 +33,37 @@ std::string executable_path() {
     return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
 }
 
+// The file holding `info`'s address: the executable's own path for its code,
+// the module's (as dlopen was given it) for a module's.
+std::string object_path(const Dl_info& info) {
+    static const std::string exe = executable_path();
+    // The executable's program headers lie in its first mapping (this
+    // function may be a module's copy of the emulator: not its address).
+    static const void* exe_base = [] {
+        Dl_info self{};
+        return dladdr(reinterpret_cast<const void*>(getauxval(AT_PHDR)), &self) != 0 ? self.dli_fbase : nullptr;
+    }();
+    return info.dli_fbase == exe_base || info.dli_fname == nullptr ? exe : std::string(info.dli_fname);
+}
+
 }  // namespace
 
 std::string source_line(const void* pc) {
     static std::map<const void*, std::string> cache;
-    static const bool pie = executable_is_pie();
-    static const std::string exe = executable_path();
+    static std::map<std::string, bool> pie;  // per object file
     if (const auto it = cache.find(pc); it != cache.end()) return it->second;
 
     std::string result = "?";
     Dl_info info{};
-    if (!exe.empty() && exe.find('\'') == std::string::npos && dladdr(pc, &info) != 0) {
+    const std::string object = dladdr(pc, &info) != 0 ? object_path(info) : std::string();
+    if (!object.empty() && object.find('\'') == std::string::npos) {
+        if (!pie.count(object)) pie[object] = position_independent(object);
         // The return address points after the call: step back into it.
         auto address = reinterpret_cast<std::uintptr_t>(pc) - 1;
-        if (pie) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+        if (pie[object]) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
         char hex[32];
         std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
-        const std::string command = "addr2line -e '" + exe + "' " + hex + " 2>/dev/null";
+        const std::string command = "addr2line -e '" + object + "' " + hex + " 2>/dev/null";
         std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), &pclose);
         char line[4096];
         if (out && std::fgets(line, sizeof line, out.get())) {

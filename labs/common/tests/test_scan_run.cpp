@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -118,4 +119,23 @@ TEST_CASE("a bad plan or option is refused with exit 2, naming why") {
     refused("--plan " + (s.dir / "missing-plan").string(), "cannot read the plan");
     refused("--frobnicate", "unknown or incomplete option --frobnicate");
     refused("", "--plan is needed");
+}
+
+TEST_CASE("a finding in a module names its lines, from the module's own debug information") {
+    const std::string planted = PLANTED_MODULE;  // a corpus entry's racy lab 02; the emulator's reference build only
+    if (planted.empty()) return;
+    const Scratch s;
+    const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, 4096, 3});
+    const std::string in = (s.dir / "input").string(), out = (s.dir / "r0.obs").string();
+    std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(input.data()),
+                                              static_cast<std::streamsize>(input.size() * sizeof(float)));
+    const Ran ran = scan_run("--plan " + s.file("plan.txt", planted + "\tbrent_kung_scan\t" + in + "\t" + out + "\n"));
+    CHECK(ran.code == 0);
+    const harness::Observation seen = harness::read_observation(out);
+    REQUIRE(!seen.findings.empty());
+    for (const auto& f : seen.findings) {
+        INFO(f.message);
+        REQUIRE(!f.lines.empty());
+        for (const std::string& line : f.lines) CHECK(std::regex_match(line, std::regex(R"(scan\.cu:[0-9]+)")));
+    }
 }
