@@ -4,6 +4,7 @@
 // (RTLD_LOCAL; equal kernel names never meet), its allocations counted by
 // its own copy of the harness.
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "device.hpp"
@@ -14,18 +15,7 @@ namespace {
 
 void say(char* why, std::size_t size, const std::string& text) { std::snprintf(why, size, "%s", text.c_str()); }
 
-}  // namespace
-
-// Returns 0 once the observation is written, 3 when it is written and the
-// device is unusable now, 2 for an unknown function or an unreadable input,
-// 1 when the observation cannot be written, 77 without a usable device; `why`
-// says why for 1, 2 and 77. reset_after_leak: after a run that left device
-// memory allocated, the context is reset (device::reset), so the next run
-// starts with nothing allocated, as a process of its own would, and
-// memcheck's leak reports fall before the next run's.
-extern "C" __attribute__((visibility("default"))) int scan_labs_run_entry(const char* function, const char* input,
-                                                                          const char* output, int reset_after_leak,
-                                                                          char* why, std::size_t why_size) {
+int run(const char* function, const char* input, const char* output, int reset_after_leak, char* why, std::size_t why_size) {
     static const std::vector<harness::LabFunction> functions = harness::lab_functions();
     static const device::Availability dev = [] {
         const device::Availability a = device::probe();
@@ -53,4 +43,26 @@ extern "C" __attribute__((visibility("default"))) int scan_labs_run_entry(const 
     }
     if (reset_after_leak && device::in_use().bytes > before.bytes) device::reset();
     return 0;
+}
+
+}  // namespace
+
+// Returns 0 once the observation is written, 3 when it is written and the
+// device is unusable now, 2 for an unknown function or an unreadable input,
+// 1 when the observation cannot be written, 77 without a usable device; `why`
+// says why for 1, 2 and 77. reset_after_leak: after a run that left device
+// memory allocated, the context is reset (device::reset), so the next run
+// starts with nothing allocated, as a process of its own would, and
+// memcheck's leak reports fall before the next run's.
+// A thrown error (a module that does not match the catalog: a build's
+// defect) comes back as 2 with its message, never across into scan-run.
+extern "C" __attribute__((visibility("default"))) int scan_labs_run_entry(const char* function, const char* input,
+                                                                          const char* output, int reset_after_leak,
+                                                                          char* why, std::size_t why_size) {
+    try {
+        return run(function, input, output, reset_after_leak, why, why_size);
+    } catch (const std::exception& e) {
+        say(why, why_size, e.what());
+        return 2;
+    }
 }
