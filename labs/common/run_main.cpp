@@ -21,10 +21,7 @@
 // grader runs the rest in a new process), 2 on bad usage or input, 77 without
 // a usable device.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <stdexcept>
+#include <exception>
 #include <string>
 #include <vector>
 

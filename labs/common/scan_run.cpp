@@ -21,7 +21,6 @@
 #include <dlfcn.h>
 
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
