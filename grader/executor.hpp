@@ -51,11 +51,12 @@ struct PlanRun {
     bool cannot_run = false;  // the runner cannot run at all (no usable GPU, not started)
 };
 
-// One run of a GPU plan: a lab's function on an input.
+// One run of a GPU plan: a lab's function on the input of `spec`.
 struct LabCall {
     const catalog::Lab* lab;
     std::string function;
-    const std::vector<float>* input;
+    datasets::Spec spec;
+    const std::vector<float>* input;  // spec's dataset
 };
 
 // One function timed against the reference (scan-bench --against --grading).

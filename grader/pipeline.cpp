@@ -184,7 +184,7 @@ void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     std::map<std::string, unsigned> hangs;  // function -> its GPU runs that timed out
     while (!pending.empty() && !stopping()) {
         std::vector<LabCall> calls;
-        for (const Ref& r : pending) calls.push_back({r.state->lab, r.unit->function, r.unit->input.get()});
+        for (const Ref& r : pending) calls.push_back({r.state->lab, r.unit->function, r.unit->spec, r.unit->input.get()});
         PlanRun run;
         {
             SharedGpu gpu(gpu_lock(ctx, slot));
@@ -249,13 +249,14 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     if (calls.empty()) return;
     const std::vector<std::string>& tools = ctx.rubric.sanitizer_tools;
     std::vector<std::vector<Run>> runs(tools.size(), std::vector<Run>(calls.size()));
-    const DatasetCache::Data input = ctx.datasets.get({datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242});
+    const datasets::Spec spec{datasets::Distribution::Walk4, ctx.rubric.sanitizer_n, 4242};
+    const DatasetCache::Data input = ctx.datasets.get(spec);
     run_tasks(tools.size(), ctx.gpu_feeders.count(), [&](std::size_t t) {
         std::vector<std::size_t> pending(calls.size());
         for (std::size_t i = 0; i < calls.size(); ++i) pending[i] = i;
         while (!pending.empty() && !stopping()) {
             std::vector<LabCall> plan;
-            for (std::size_t i : pending) plan.push_back({calls[i].state->lab, calls[i].fn->name, input.get()});
+            for (std::size_t i : pending) plan.push_back({calls[i].state->lab, calls[i].fn->name, spec, input.get()});
             PlanRun run;
             {
                 // The GPU first: a core taken while waiting for another slot's timing

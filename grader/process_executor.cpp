@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -79,25 +78,6 @@ Limits plan_limits(const std::shared_ptr<PlanProgress>& progress, const std::fun
     return limits;
 }
 
-// scan-run's plan of `calls` in `dir` (each distinct input written once):
-// each call's output file.
-std::vector<std::string> write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) {
-    std::map<const std::vector<float>*, std::string> inputs;
-    std::vector<std::string> outputs;
-    std::string plan;
-    for (std::size_t k = 0; k < calls.size(); ++k) {
-        std::string& input = inputs[calls[k].input];
-        if (input.empty()) {
-            input = dir + "/i" + std::to_string(inputs.size()) + ".in";
-            write_input(input, *calls[k].input);
-        }
-        outputs.push_back(dir + "/r" + std::to_string(k) + ".obs");
-        plan += ws.observer(*calls[k].lab) + "\t" + calls[k].function + "\t" + input + "\t" + outputs.back() + "\n";
-    }
-    std::ofstream(dir + "/plan.txt") << plan;
-    return outputs;
-}
-
 }  // namespace
 
 ProcessExecutor::ProcessExecutor(const Context& ctx, unsigned index, std::string gpu_id)
@@ -105,6 +85,9 @@ ProcessExecutor::ProcessExecutor(const Context& ctx, unsigned index, std::string
     for (const auto& backend : ctx.backends)
         workspaces_.push_back(std::make_unique<Workspace>(ctx.work + "/slot" + std::to_string(index) + "-" + backend,
                                                           ctx.kit, backend, ctx.rubric.build_timeout_s));
+    // Named by dataset, so a stale one from another grader run must go.
+    inputs_ = ctx.work + "/slot" + std::to_string(index) + "-inputs";
+    fs::remove_all(inputs_);
 }
 
 Workspace* ProcessExecutor::workspace(const std::string& backend) const {
@@ -119,6 +102,36 @@ std::vector<std::string> ProcessExecutor::env() const {
 }
 
 std::string ProcessExecutor::name(const char* prefix) { return prefix + std::to_string(runs_++); }
+
+// The file holding `call`'s input, written by the first plan that needs it:
+// a submission's plans, the processes that follow a broken device and the
+// slot's later submissions all read the same files (lab 04's and lab 05's
+// largest inputs are 24 and 12 MB). The compute-sanitizer tools' plans run
+// at once, hence the lock; a file appears whole, by rename.
+std::string ProcessExecutor::input_file(const LabCall& call) const {
+    const std::string path = inputs_ + "/" + datasets::distribution_name(call.spec.dist) + "-" +
+                             std::to_string(call.spec.n) + "-" + std::to_string(call.spec.seed) + ".in";
+    std::lock_guard<std::mutex> lock(mutex_for(path));
+    if (!fs::exists(path)) {
+        fs::create_directories(inputs_);
+        write_input(path + ".part", *call.input);
+        fs::rename(path + ".part", path);
+    }
+    return path;
+}
+
+// scan-run's plan of `calls` in `dir`: each call's output file.
+std::vector<std::string> ProcessExecutor::write_plan(const Workspace& ws, const std::string& dir,
+                                                     const std::vector<LabCall>& calls) const {
+    std::vector<std::string> outputs;
+    std::string plan;
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+        outputs.push_back(dir + "/r" + std::to_string(k) + ".obs");
+        plan += ws.observer(*calls[k].lab) + "\t" + calls[k].function + "\t" + input_file(calls[k]) + "\t" + outputs.back() + "\n";
+    }
+    std::ofstream(dir + "/plan.txt") << plan;
+    return outputs;
+}
 
 std::vector<BuildResult> ProcessExecutor::build(std::size_t backend,
                                                 const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) {
@@ -217,7 +230,7 @@ PlanRun ProcessExecutor::gpu_plan(const std::vector<LabCall>& calls) {
         return (k == 0 ? rubric.run_base_s : rubric.gpu_step_s) + per_million;
     });
     const Outcome o =
-        run_contained({ws.scan_run(), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx_.sandbox, {ws.build_dir()}, env());
+        run_contained({ws.scan_run(), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx_.sandbox, {ws.build_dir(), inputs_}, env());
     PlanRun out;
     for (std::size_t k = 0; k < calls.size() && fs::exists(progress->outputs[k]); ++k)
         out.done.push_back(read_run(progress->outputs[k], calls[k].input->size()));
@@ -258,7 +271,7 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
     program.insert(program.end(), {cuda.scan_run(), "--plan", dir + "/plan.txt", "--marks", "--reset-after-leak"});
     Limits limits = plan_limits(progress, [&](std::size_t) { return ctx_.rubric.sanitizer_timeout_s; });
     limits.output_bytes *= calls.size();
-    const Outcome o = run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir()}, env());
+    const Outcome o = run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir(), inputs_}, env());
     const SanitizerRuns split = split_sanitizer_runs(o.output, limit, kReportsShown);
     // What a process of its own ending as this one did would have said.
     const auto alone = [&](std::size_t k, Outcome ending) {

@@ -40,10 +40,13 @@ private:
                    const std::string& function, const std::vector<float>& input, double timeout_s, bool contained,
                    std::vector<std::string> extra = {});
     std::string name(const char* prefix);  // a scratch file name no other run of this slot has
+    std::string input_file(const LabCall& call) const;
+    std::vector<std::string> write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) const;
 
     const Context& ctx_;
     std::string gpu_id_;
     std::vector<std::unique_ptr<Workspace>> workspaces_;  // in ctx.backends' order
+    std::string inputs_;  // the GPU plans' input files, each written once a grader run (input_file)
     std::atomic<unsigned> runs_{0};
 };
 
