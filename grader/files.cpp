@@ -3,14 +3,20 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <iterator>
+#include <vector>
 #include <stdexcept>
 
 namespace grader {
 
+// In blocks: a character at a time took 0.6 s of every grading for the
+// result cache's hash of the grader's own 14 MB executable.
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    std::string text;
+    std::vector<char> block(1 << 16);
+    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+        text.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    return text;
 }
 
 void write_file(const std::string& path, const std::string& text) {
