@@ -1,6 +1,7 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <optional>
 #include <regex>
@@ -270,10 +271,26 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         for (const LabState* state : building) runs += state->units.size();
         if (runs) progress(std::to_string(runs) + " datasets on " + backend_names(ctx) + ", then safety, divergence, timing");
     }).share();
+    // Ready once the GPU's datasets are judged, or the GPU side ends without
+    // them: on every path out of it, so the emulator never waits for ever.
+    struct Signal {
+        std::promise<void> promise;
+        std::atomic<bool> fired{false};
+        void fire() {
+            if (!fired.exchange(true)) promise.set_value();
+        }
+    } gpu_judged;
+    const std::shared_future<void> gpu_judged_future = gpu_judged.promise.get_future().share();
+    struct FireOnExit {
+        Signal& signal;
+        explicit FireOnExit(Signal& s) : signal(s) {}
+        FireOnExit(const FireOnExit&) = delete;
+        ~FireOnExit() { signal.fire(); }
+    };
     const auto emulator_side = [&](std::vector<LabState*>& labs) {
         {
             Span span{clock, "datasets emu"};
-            run_emulator_datasets(ctx, slot, labs);
+            run_emulator_datasets(ctx, slot, labs, cuda >= 0 ? gpu_judged_future : std::shared_future<void>{});
         }
         check_stop();
         Span span{clock, "divergence"};
@@ -281,6 +298,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     };
     const auto gpu_side = [&](std::vector<LabState*>& labs) {
         {
+            FireOnExit fire{gpu_judged};
             Span span{clock, "datasets gpu"};
             run_gpu_datasets(ctx, slot, labs);
         }
@@ -310,6 +328,8 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     };
     std::vector<std::vector<BuildResult>> builds(ctx.backends.size());
     run_tasks(ctx.backends.size(), static_cast<unsigned>(ctx.backends.size()), [&](std::size_t w) {
+        std::optional<FireOnExit> fire;  // the GPU side ended, with or without its datasets
+        if (static_cast<int>(w) == cuda) fire.emplace(gpu_judged);
         if (to_build.empty()) return;
         {
             Span span{clock, "build " + ctx.backends[w]};

@@ -58,6 +58,8 @@ struct LabState {
     std::mutex mutex;         // guards block_order, set by the emulator's runs
     std::string block_order;  // the emulator's default block order, for the feedback
     bool emu_skipped = false;  // some datasets were left to the GPU alone (Verdict::skipped)
+    bool emu_spared = false;   // some large datasets the GPU failed were not run on the emulator (Verdict::skipped)
+    bool gpu_judged = false;   // run_gpu_datasets judged every dataset (set before its future is ready)
     // function -> its GPU run that timed out, where one did: that function's
     // later GPU work (datasets, compute-sanitizer, timing) is skipped
     std::map<std::string, std::string> gpu_hung;

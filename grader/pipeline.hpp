@@ -4,6 +4,7 @@
 // under the context's cores and the slot's GPU lock (schedule.hpp).
 #pragma once
 
+#include <future>
 #include <vector>
 
 #include "context.hpp"
@@ -17,7 +18,11 @@ namespace grader {
 void plan_units(Context& ctx, LabState& state);
 
 // The emulator's runs: one process per dataset, as many at once as there are cores.
-void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// `gpu_judged`, where a GPU grades too, is ready once run_gpu_datasets has
+// judged these labs' datasets there: a large dataset the GPU failed is not
+// run again on the emulator (run_emulator_datasets says why).
+void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs,
+                           const std::shared_future<void>& gpu_judged = {});
 // The emulator's divergence runs of the student's functions and the
 // reference's, for the labs with some dataset right.
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);

@@ -67,6 +67,9 @@ void score_correctness(const Context& ctx, LabState& state) {
                         u.feedback += u.on[b].feedback + undefined_text(u.on[b].undefined, "labs/" + lab.id, shown);
                 text += u.feedback;
             }
+        if (state.emu_spared)
+            text = "emulator: the datasets above " + std::to_string(ctx.rubric.emulator_max_n(state.lab->id)) +
+                   " elements that the GPU failed were not run again on it\n" + text;
         if (state.emu_skipped)
             text = "emulator: the datasets of up to " + std::to_string(ctx.rubric.emulator_max_n(state.lab->id)) +
                    " elements, which found nothing; the GPU alone ran the larger ones\n" + text;

@@ -356,3 +356,39 @@ TEST_CASE("with a GPU, the emulator runs a lab's large datasets only where a sma
     alone.grade_reference(kLab02);
     CHECK(alone.exec->emulated == every.exec->emulated);
 }
+
+TEST_CASE("with a GPU, a large dataset the GPU failed is not run again on the emulator") {
+    // lab 02's three datasets above 2^17 elements, as in the test above.
+    const auto grading = [](Kind emu, Kind gpu) {
+        auto g = std::make_unique<Grading>(std::vector<std::string>{"emu", "cuda"});
+        g->ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+        g->exec->emu = emu;
+        g->exec->gpu = gpu;
+        return g;
+    };
+    // The GPU right, the emulator not: the large ones run on both, and fail.
+    auto hidden = grading(Kind::wrong, Kind::right);
+    const LabResult emu_only = hidden->grade_reference(kLab02);
+    CHECK(component(emu_only, "correctness").note == "0 of 21 datasets right");
+    CHECK(all_output(emu_only).find("that the GPU failed") == std::string::npos);
+
+    // Wrong everywhere: the large ones fail on the GPU, and the emulator is spared them.
+    auto both = grading(Kind::wrong, Kind::wrong);
+    const LabResult failed = both->grade_reference(kLab02);
+    CHECK(component(failed, "correctness").note == "0 of 21 datasets right");
+    CHECK(both->exec->emulated.load() == hidden->exec->emulated.load() - 3);
+    CHECK(all_output(failed).find("emulator: the datasets above 131072 elements that the GPU failed were not run again "
+                                  "on it") != std::string::npos);
+
+    // A race the hardware hides: where the GPU's outputs are right the large
+    // ones run on the emulator too; where they are wrong they do not, and
+    // the race the small ones showed is still found.
+    auto racy_right = grading(Kind::racy, Kind::right);
+    racy_right->grade_reference(kLab02);
+    auto racy_wrong = grading(Kind::racy, Kind::wrong);
+    const LabResult raced = racy_wrong->grade_reference(kLab02);
+    CHECK(racy_wrong->exec->emulated.load() == racy_right->exec->emulated.load() - 3);
+    CHECK(component(raced, "correctness").note == "0 of 21 datasets right");
+    REQUIRE_FALSE(raced.findings.empty());
+    CHECK(raced.findings[0].kind == "race");
+}
