@@ -113,14 +113,17 @@ std::string uri_segment(const std::string& s) {
 }
 
 // The student repository holds lab `lab`'s files in labs/<lab>/.
-json physical(const std::string& lab, const std::string& file, unsigned line) {
+json physical(const std::string& lab, const std::string& file, unsigned line, unsigned column = 0) {
+    json region = {{"startLine", line}};
+    if (column) region["startColumn"] = column;  // where the emulator read one (1-based, as SARIF's default)
     return {{"artifactLocation", {{"uri", "labs/" + uri_segment(lab) + "/" + uri_segment(file)}, {"uriBaseId", "%SRCROOT%"}}},
-            {"region", {{"startLine", line}}}};
+            {"region", region}};
 }
 
 json result(const std::string& lab, const Finding& f) {
     const std::vector<finding::Place> at = finding::places(f);
-    json location = {{"physicalLocation", physical(lab, at.empty() ? "scan.cu" : at.front().file, at.empty() ? 1 : at.front().line)}};
+    json location = {{"physicalLocation", at.empty() ? physical(lab, "scan.cu", 1)
+                                                     : physical(lab, at.front().file, at.front().line, at.front().column)}};
     // Code scanning needs a line; a finding that names none (a leak, a hidden
     // dataset's) points at the file's first, and says so, in words and in a
     // property the workflows' annotations read (a file-level annotation).
@@ -131,7 +134,7 @@ json result(const std::string& lab, const Finding& f) {
     json related = json::array();
     for (std::size_t i = 1; i < at.size(); ++i)
         related.push_back({{"id", i},
-                           {"physicalLocation", physical(lab, at[i].file, at[i].line)},
+                           {"physicalLocation", physical(lab, at[i].file, at[i].line, at[i].column)},
                            {"message", {{"text", at[i].launch ? "the kernel was launched here" : "a line this finding involves"}}}});
     json r = {{"ruleId", rule_id(f)},
               {"ruleIndex", -1},  // set by the caller

@@ -153,8 +153,11 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
 
 namespace detail {
 
-ReportDetail& ReportDetail::line(const std::string& at) {
-    if (at != "?" && std::find(lines.begin(), lines.end(), at) == lines.end()) lines.push_back(at);
+ReportDetail& ReportDetail::line(const std::string& at, const void* pc) {
+    if (at != "?" && std::find(lines.begin(), lines.end(), at) == lines.end()) {
+        lines.push_back(at);
+        pcs.push_back(pc);
+    }
     return *this;
 }
 

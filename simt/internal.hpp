@@ -21,9 +21,13 @@ struct ReportDetail {
     explicit ReportDetail(uint3 b = {}, long long t = -1) : block(b), thread(t) {}
     uint3 block;
     std::vector<std::string> lines;
+    // lines[k]'s code address, for its column (source_column), read once the
+    // launch ends: libdw needs more stack than a GPU thread's fiber has.
+    std::vector<const void*> pcs;
     long long thread;
     std::string allocation;
-    ReportDetail& line(const std::string& at);  // "?" (not known) and repeats are left out
+    // "?" (not known) and repeats are left out
+    ReportDetail& line(const std::string& at, const void* pc = nullptr);
 };
 
 // Findings of one launch: one report per check, for the first block it
@@ -276,6 +280,10 @@ void report_fault(const void* address, const void* pc, bool write);
 
 // "scan.cu:24" for a code address in the student's file ("?" if unknown).
 std::string source_line(const void* pc);
+// The column of the code at `pc` in its .cu (1-based), where the debug
+// information has one and the rewriter left the line's text up to it as
+// written; else 0.
+unsigned source_column(const void* pc);
 std::string where(const char* file, int line);
 std::string block_name(const uint3& b);
 

@@ -425,8 +425,11 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     for (const auto& check : launch.reports.order) {
         const auto& report = launch.reports.by_check.at(check);
         const detail::ReportDetail& d = report.detail;
-        g_findings.push_back({check, site.kernel, report.first_message, d.lines, detail::where(site.file, site.line),
-                              {d.block.x, d.block.y, d.block.z}, d.thread, d.allocation, report.blocks});
+        std::vector<unsigned> columns;
+        for (const void* pc : d.pcs) columns.push_back(pc ? detail::source_column(pc) : 0);
+        g_findings.push_back({check, site.kernel, report.first_message, d.lines, columns,
+                              detail::where(site.file, site.line), {d.block.x, d.block.y, d.block.z}, d.thread,
+                              d.allocation, report.blocks});
     }
     return cudaSuccess;
 }

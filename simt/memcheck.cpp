@@ -45,6 +45,7 @@ __attribute__((always_inline)) inline std::uint32_t pc_id(const void* pc) {
     return slot.pc == pc ? slot.id : pc_id_missed(slot, pc);
 }
 std::string line_of(std::uint32_t id) { return source_line(g_pcs[id]); }
+const void* pc_of(std::uint32_t id) { return g_pcs[id]; }
 
 }  // namespace
 
@@ -195,7 +196,7 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
     if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) &&
         !(atomic && w.w_atomic && g_hinted_load == nullptr)) {
         report(check, [&](ReportDetail& d) {
-            d.line(line_of(w.w_pc)).line(line_of(pc)).thread = thread - 1;
+            d.line(line_of(w.w_pc), pc_of(w.w_pc)).line(line_of(pc), pc_of(pc)).thread = thread - 1;
             return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block, w.w_atomic);
         });
@@ -206,8 +207,8 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
         if (t != kNone || (global && w.r_many_blocks))
             report(check, [&](ReportDetail& d) {
-                if (t != kNone) d.line(line_of(p));
-                d.line(line_of(pc)).thread = thread - 1;
+                if (t != kNone) d.line(line_of(p), pc_of(p));
+                d.line(line_of(pc), pc_of(pc)).thread = thread - 1;
                 return what() + " read by " + (t != kNone ? who(w.r_block, t, p) : std::string("another block")) +
                        " and written by " + thread_at(thread, pc) + tail(w.r_block, false);
             });
@@ -260,7 +261,7 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
         Word& w = a.shadow[off / 4];
         if (!write && w.w_interval < L.block_first_interval)
             report("uninitialized shared memory read", [&](ReportDetail& d) {
-                d.line(line_of(id)).thread = thread - 1;
+                d.line(line_of(id), pc_of(id)).thread = thread - 1;
                 d.allocation = a.name;
                 return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
                        ", which no thread of this block has written";
@@ -344,7 +345,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
         const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
             return report("out-of-bounds access", [&](ReportDetail& d) {
-                d.line(line_of(pc_id(pc))).thread = current_thread();
+                d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
                 d.allocation = device_allocation(it->second);
                 return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
                        std::to_string(given) + " bytes (past its end: the " + std::to_string(given / 4) +
@@ -362,7 +363,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     // Out of bounds of an allocation, where its mapping has memory: reported, and performed.
     if (const auto* a = allocation_around(p); a && p + kRedzone >= a->first && p + size <= a->second.accessible_high)
         return report("out-of-bounds access", [&](ReportDetail& d) {
-            d.line(line_of(pc_id(pc))).thread = current_thread();
+            d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
             d.allocation = device_allocation(a->second);
             return access_by_thread(write, size) + " " +
                    outside(p - a->first, device_allocation(a->second)) + " at " +
@@ -372,7 +373,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     // mapping of its own: only the 64 bytes on each side are told apart).
     if (const auto* v = variable_near(p); v != nullptr)
         return report("out-of-bounds access", [&](ReportDetail& d) {
-            d.line(line_of(pc_id(pc))).thread = current_thread();
+            d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
             d.allocation = describe_allocation(v->second);
             return access_by_thread(write, size) + " " + outside(p - v->first, describe_allocation(v->second)) +
                    " at " + line_of(pc_id(pc));
@@ -380,14 +381,14 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
             return report("out-of-bounds access", [&](ReportDetail& d) {
-                d.line(line_of(pc_id(pc))).thread = current_thread();
+                d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
                 d.allocation = a.name;
                 return access_by_thread(write, size) + " " + outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +
                        " at " + line_of(pc_id(pc));
             });
     if (is_program_memory(p)) return;
     const std::string line = line_of(pc_id(pc));
-    report_forbidden(p, size, write, " at " + line, line);
+    report_forbidden(p, size, write, " at " + line, line, pc_of(pc_id(pc)));
     stop_launch();
 }
 

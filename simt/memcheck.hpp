@@ -76,7 +76,7 @@ std::string access_by_thread(bool write, std::size_t size);
 std::string device_allocation(const Allocation& a);
 const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p);
 void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
-                      const std::string& line);
+                      const std::string& line, const void* pc);
 
 // The program's own memory, which a kernel may touch (program_memory.cpp):
 // its stacks, loaded images and static thread-locals. The launching thread's

@@ -61,11 +61,11 @@ bool mapped(const unsigned char* p) {
 // already has a report in this launch (an access just past the end, made
 // before), after it: the stop explains the outputs left unwritten.
 void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
-                      const std::string& line) {
+                      const std::string& line, const void* pc) {
     std::string check = "out-of-bounds access", message = access_by_thread(write, size);
     LaunchState& launch = *current_launch();
     ReportDetail detail{launch.block_idx};
-    detail.line(line).thread = current_thread();
+    detail.line(line, pc).thread = current_thread();
     if (const auto* a = allocation_around(p)) {
         detail.allocation = device_allocation(a->second);
         message += " " + outside(p - a->first, device_allocation(a->second)) + at;
@@ -85,7 +85,7 @@ void report_forbidden(const unsigned char* p, std::size_t size, bool write, cons
     if (launch.reports.has(check)) {
         LaunchReports::Report& first = launch.reports.by_check.at(check);
         first.first_message += "; then " + message;
-        first.detail.line(line);
+        first.detail.line(line, pc);
     }
     launch.reports.add(check, launch.block_serial, message, std::move(detail));
 }
@@ -107,7 +107,7 @@ bool report_misaligned(const unsigned char* p, std::size_t alignment, const char
         return false;
     }
     report("misaligned address", [&](ReportDetail& d) {
-        d.line(source_line(pc)).thread = current_thread();
+        d.line(source_line(pc), pc).thread = current_thread();
         d.allocation = allocation;
         return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
                std::to_string(alignment) + ", at " + source_line(pc) +
@@ -139,7 +139,7 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, Hint
     const SharedArray* a = shared_array_at(p);
     if (a != nullptr || on_fiber_stack(p)) {
         report("invalid address space", [&](ReportDetail& d) {
-            d.line(source_line(pc)).thread = current_thread();
+            d.line(source_line(pc), pc).thread = current_thread();
             if (a) d.allocation = a->name;
             return access_by_thread(write, size) + (a ? " of " + element_name(*a, static_cast<std::size_t>(p - a->base))
                                                       : std::string(" of a local variable")) +
@@ -170,8 +170,9 @@ namespace simt::detail {
 
 void report_fault(const void* address, const void* pc, bool write) {
     // The faulting instruction's own address: source_line steps back from a return address.
-    const std::string line = source_line(static_cast<const unsigned char*>(pc) + 1);
-    report_forbidden(static_cast<const unsigned char*>(address), 0, write, " at " + line + " (a fault)", line);
+    const void* at = static_cast<const unsigned char*>(pc) + 1;
+    const std::string line = source_line(at);
+    report_forbidden(static_cast<const unsigned char*>(address), 0, write, " at " + line + " (a fault)", line, at);
 }
 
 }  // namespace simt::detail

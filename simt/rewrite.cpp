@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <regex>
 #include <set>
 #include <utility>
@@ -310,6 +311,47 @@ std::string rewrite_api_launches(const std::string& s, const std::vector<bool>& 
     return out + s.substr(copied);
 }
 
+std::vector<std::string> split_lines(const std::string& s) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t end; (end = s.find('\n', start)) != std::string::npos; start = end + 1) lines.push_back(s.substr(start, end - start));
+    lines.push_back(s.substr(start));
+    return lines;
+}
+
+// The call that tells the emulator which columns of the file's lines still
+// point into `source` (launch.hpp's note_kept_columns): each line the passes
+// changed, with the length of its start they left as written. Every pass
+// keeps the lines where they were; were one not to, no column would count.
+std::string kept_columns(const std::string& source, const std::vector<const std::string*>& outputs, const std::string& path) {
+    const std::vector<std::string> written = split_lines(source);
+    std::map<std::size_t, std::size_t> kept;  // 1-based line -> columns kept
+    bool aligned = true;
+    for (const std::string* out : outputs) {
+        const std::vector<std::string> lines = split_lines(*out);
+        aligned = aligned && lines.size() == written.size();
+        for (std::size_t i = 0; aligned && i < lines.size(); ++i) {
+            if (lines[i] == written[i]) continue;
+            std::size_t same = 0;
+            while (same < lines[i].size() && same < written[i].size() && lines[i][same] == written[i][same]) ++same;
+            const auto it = kept.find(i + 1);
+            kept[i + 1] = it == kept.end() ? same : std::min(it->second, same);
+        }
+    }
+    std::string table = aligned ? "" : "~0u, ";
+    for (const auto& [line, columns] : kept) table += std::to_string(line) + ", " + std::to_string(columns) + ", ";
+    return "namespace { [[maybe_unused]] const unsigned __simt_kept_columns[] = {" + table +
+           "0}; [[maybe_unused]] const bool __simt_kept_columns_noted = ::simt::note_kept_columns(\"" + c_string(path) +
+           "\", __simt_kept_columns); }";
+}
+
+// `text` with `code` after its last line, on a line of its own: the output
+// keeps the file's lines where they were (the code takes no line of its own
+// after a file that ends with one).
+std::string appended(const std::string& text, const std::string& code) {
+    return text + (text.empty() || text.back() == '\n' ? "" : "\n") + code;
+}
+
 }  // namespace
 
 std::string rewrite(const std::string& source, const std::string& path) {
@@ -325,14 +367,14 @@ std::string rewrite(const std::string& source, const std::string& path) {
     // the device pass's are references to them.
     std::string host = register_device_variables(s, code);
     host = rewrite_launches(host, code_mask(host), path, uses_cuda_arch(s, code) ? Pass::Host : Pass::Single);
-    if (!uses_cuda_arch(s, code)) return prologue + line + host;
+    if (!uses_cuda_arch(s, code)) return prologue + line + appended(host, kept_columns(source, {&host}, path));
     std::string device = blank_includes(s, code);
     device = share_device_variables(device, code_mask(device));
     device = rewrite_launches(device, code_mask(device), path, Pass::Device);
     // The device pass drops each launch's configuration (its sites never
     // run), so a variable only a configuration uses would be unused there;
     // the host pass warns of the file's truly unused ones.
-    return prologue + line + host +
+    return prologue + line + appended(host, kept_columns(source, {&host, &device}, path)) +
            "\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
            "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n"
            "#define __CUDA_ARCH__ 900\nnamespace __simt_device {\n" + line + device +

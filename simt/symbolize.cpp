@@ -1,6 +1,8 @@
 // Code address -> "file.cu:line", for reports, through binutils' addr2line on
 // the debug information of the executable or shared module holding it (the
-// student's file is compiled with -g; scan-run loads a lab as a module).
+// student's file is compiled with -g; scan-run loads a lab as a module); and
+// its column, through elfutils' libdw where the build has it (addr2line
+// prints none).
 #include <dlfcn.h>
 #include <elf.h>
 #include <sys/auxv.h>
@@ -10,8 +12,14 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+
+#if SIMT_HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+#endif
 
 #include "internal.hpp"
+#include "simt/launch.hpp"
 
 namespace simt::detail {
 namespace {
@@ -45,6 +53,53 @@ std::string object_path(const Dl_info& info) {
     }();
     return info.dli_fbase == exe_base || info.dli_fname == nullptr ? exe : std::string(info.dli_fname);
 }
+
+std::string base_name(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// What note_kept_columns was told: (object file, file name) -> line ->
+// columns kept as written; a line absent kept all of them.
+struct Kept {
+    bool none = false;  // the rewriter could not keep the file's lines
+    std::map<unsigned, unsigned> lines;
+};
+std::map<std::pair<std::string, std::string>, Kept>& kept_columns() {
+    static std::map<std::pair<std::string, std::string>, Kept> kept;  // filled while statics are made
+    return kept;
+}
+
+#if SIMT_HAVE_LIBDW
+// The column libdw reads for `pc` in `object` (loaded at `base`), and the
+// file and line it belongs to; 0 where none.
+unsigned dwarf_column(const std::string& object, const void* base, bool pie, std::uintptr_t pc, std::string& file,
+                      unsigned& line) {
+    static std::mutex mutex;
+    static std::map<std::string, Dwfl*> opened;  // kept for the process's life
+    std::lock_guard<std::mutex> lock(mutex);
+    Dwfl*& dwfl = opened[object];
+    if (dwfl == nullptr) {
+        static const Dwfl_Callbacks callbacks = {nullptr, dwfl_standard_find_debuginfo, dwfl_offline_section_address,
+                                                 nullptr};
+        dwfl = dwfl_begin(&callbacks);
+        if (dwfl == nullptr) return 0;
+        dwfl_report_begin(dwfl);
+        const auto at = pie ? reinterpret_cast<GElf_Addr>(base) : 0;
+        if (dwfl_report_elf(dwfl, object.c_str(), object.c_str(), -1, at, false) == nullptr) return 0;
+        dwfl_report_end(dwfl, nullptr, nullptr);
+    }
+    Dwfl_Line* found = dwfl_getsrc(dwfl, pc);
+    int lineno = 0, column = 0;
+    const char* name = found ? dwfl_lineinfo(found, nullptr, &lineno, &column, nullptr, nullptr) : nullptr;
+    if (name == nullptr || lineno <= 0 || column <= 0) return 0;
+    file = base_name(name);
+    // As source_line reads it: the generated X.emu.cpp's lines are the .cu's.
+    if (file.size() > 8 && file.compare(file.size() - 8, 8, ".emu.cpp") == 0) file = file.substr(0, file.size() - 8) + ".cu";
+    line = static_cast<unsigned>(lineno);
+    return static_cast<unsigned>(column);
+}
+#endif
 
 }  // namespace
 
@@ -86,4 +141,46 @@ std::string source_line(const void* pc) {
     return cache[pc] = result;
 }
 
+unsigned source_column(const void* pc) {
+#if SIMT_HAVE_LIBDW
+    static std::map<const void*, unsigned> cache;
+    if (const auto it = cache.find(pc); it != cache.end()) return it->second;
+    unsigned column = 0;
+    Dl_info info{};
+    const std::string object = dladdr(pc, &info) != 0 ? object_path(info) : std::string();
+    if (!object.empty()) {
+        std::string file;
+        unsigned line = 0;
+        // The return address points after the call: step back into it.
+        column = dwarf_column(object, info.dli_fbase, position_independent(object),
+                              reinterpret_cast<std::uintptr_t>(pc) - 1, file, line);
+        const auto kept = kept_columns().find({object, file});
+        if (column != 0 && kept != kept_columns().end()) {
+            const auto changed = kept->second.lines.find(line);
+            if (kept->second.none || (changed != kept->second.lines.end() && column - 1 > changed->second)) column = 0;
+        }
+    }
+    return cache[pc] = column;
+#else
+    (void)pc;
+    return 0;
+#endif
+}
+
 }  // namespace simt::detail
+
+namespace simt {
+
+bool note_kept_columns(const char* file, const unsigned* kept) {
+    Dl_info info{};
+    if (dladdr(kept, &info) == 0) return false;
+    detail::Kept& k = detail::kept_columns()[{detail::object_path(info), detail::base_name(file)}];
+    if (kept[0] == ~0u) {
+        k.none = true;
+        return true;
+    }
+    for (; kept[0] != 0; kept += 2) k.lines[kept[0]] = kept[1];
+    return true;
+}
+
+}  // namespace simt

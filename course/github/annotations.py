@@ -2,9 +2,10 @@
 """annotations.py RESULTS.SARIF: the grader's findings as GitHub Actions
 annotations on the student's lines, printed as workflow commands:
 
-    ::error file=labs/02-brent-kung/scan.cu,line=25,title=data race on shared memory::data race on ...
+    ::error file=labs/02-brent-kung/scan.cu,line=25,col=13,title=data race on shared memory::data race on ...
 
-one a result of the file written by scan-grade (grader/sarif.cpp), in its
+(col= where the SARIF region has a startColumn), one a result of the file
+written by scan-grade (grader/sarif.cpp), in its
 order, which is the worst first; a result whose location is marked
 wholeFile (a leak: it names no line) annotates the file, with no line (errors before warnings, undefined behaviour
 first). GitHub shows at most 10 error, 10 warning and 10 notice annotations
@@ -61,9 +62,10 @@ def annotations(doc):
             # A finding that names no line (grader/sarif.cpp marks it wholeFile)
             # annotates the file, not its first line.
             whole = location.get("properties", {}).get("wholeFile") is True
+            region = {} if whole else where.get("region", {})
             lines.append(command(name, result.get("message", {}).get("text", ""),
                                  file=urllib.parse.unquote(uri) if uri else None,
-                                 line=None if whole else where.get("region", {}).get("startLine"),
+                                 line=region.get("startLine"), col=region.get("startColumn"),
                                  title=rule.get("shortDescription", {}).get("text") or result.get("ruleId")))
     if left:
         lines.append(command("notice", "%d more finding%s than GitHub annotates in a step (%d of each level): "

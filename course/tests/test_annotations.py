@@ -61,10 +61,13 @@ def sarif(results, rules=()):
                                           "results": results}]}
 
 
-def result(level, text, uri="labs/01-kogge-stone/scan.cu", line=3, rule=None):
+def result(level, text, uri="labs/01-kogge-stone/scan.cu", line=3, rule=None, column=None):
+    region = {"startLine": line}
+    if column:
+        region["startColumn"] = column
     r = {"level": level, "message": {"text": text},
          "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
-                                             "region": {"startLine": line}}}]}
+                                             "region": region}}]}
     if rule:
         r["ruleId"] = rule
     return r
@@ -135,6 +138,10 @@ made = annotations.annotations(sarif([result("note", "n%d" % i) for i in range(1
 expect([parse(l)[0] for l in made] == ["notice"] * 10 and "1 more finding " in parse(made[-1])[2],
        "notes are notices, 9 of them, the tenth notice counting the rest", made)
 expect(annotations.annotations(sarif([])) == [], "no findings, no annotations")
+made = annotations.annotations(sarif([result("error", "a race", line=25, column=71, rule="r")], [{"id": "r"}]))
+expect(len(made) == 1 and parse(made[0])[1] == {"file": "labs/01-kogge-stone/scan.cu", "line": "25", "col": "71",
+                                                  "title": "r"},
+       "a region's startColumn is the annotation's col=", made)
 p = subprocess.run([sys.executable, SCRIPT, os.path.join(HERE, "no-such.sarif")], stdout=subprocess.PIPE,
                    stderr=subprocess.PIPE, text=True)
 expect(p.returncode == 2 and "cannot read" in p.stderr, "a missing file: exit 2 and why", p.stderr)

@@ -46,13 +46,14 @@ def run(cmd, cwd=None, log=None):
 
 
 def matched(regexp, text):
-    """What the matcher reads in `text`: (file, line or None, severity, message), a tuple a line."""
+    """What the matcher reads in `text`: (file, line or None, severity, message, column or None), a tuple a line."""
     out = []
+    number = lambda g: int(g) if g else None
     for line in text.splitlines():
         m = regexp.search(line)
         if m:
-            out.append((m.group(pattern["file"]), int(m.group(pattern["line"])) if m.group(pattern["line"]) else None,
-                        m.group(pattern["severity"]), m.group(pattern["message"])))
+            out.append((m.group(pattern["file"]), number(m.group(pattern["line"])), m.group(pattern["severity"]),
+                        m.group(pattern["message"]), number(m.group(pattern["column"]))))
     return out
 
 
@@ -96,18 +97,21 @@ pattern = matcher.get("pattern", {})
 expect(matcher.get("fileLocation") == ["relative", "${workspaceFolder}"]
        and all(t.get("options", {}).get("cwd") == "${workspaceFolder}" for t in tasks.get("tasks", [])),
        "its files are relative to the workspace folder, where the tasks run")
-expect(sorted(pattern) == ["file", "line", "message", "regexp", "severity"], "its pattern names the file, line, severity "
-       "and message groups", pattern)
+expect(sorted(pattern) == ["column", "file", "line", "message", "regexp", "severity"], "its pattern names the file, line, "
+       "column, severity and message groups", pattern)
 # The pattern is JavaScript's RegExp; it uses nothing that Python's re reads otherwise.
 expect(not re.search(r"\(\?<|\\[pPkuxc]|\(\?[a-z]", pattern.get("regexp", "")), "the regexp means the same to Python's re")
 regexp = re.compile(pattern.get("regexp", "$^"))
 # The form without a line is a problem of the whole file; anything else is not read.
 expect(matched(regexp, "  labs/04-hierarchical/scan.cu: warning: 8 bytes leaked\n")
-       == [("labs/04-hierarchical/scan.cu", None, "warning", "8 bytes leaked")]
+       == [("labs/04-hierarchical/scan.cu", None, "warning", "8 bytes leaked", None)]
+       and matched(regexp, "labs/02-brent-kung/scan.cu:25:13: error: a race\n")
+       == [("labs/02-brent-kung/scan.cu", 25, "error", "a race", 13)]
        and not matched(regexp, "  FAIL  f on tiny dataset walk1 n=1 seed=102: data race on shared memory at scan.cu:25\n"
                                "f on tiny: ERROR: temporaries_freed: device memory leaked: 8 bytes\n"
                                "../labs/01-kogge-stone/scan.cu:12:5: warning: unused variable 'x'\n"),
-       "it reads the file-level form, and not the suites' other lines")
+       "it reads the file-level form and a column, and not the suites' other lines (nor the compiler's, named from "
+       "the build folder)")
 
 # The suites' output and ./scan-labs check's, on the emulator.
 build = os.path.join(student, "build")
@@ -115,6 +119,7 @@ rc, out = run(["meson", "setup", build, "-Dscan_backend=emu"], cwd=student, log=
 if not expect(rc == 0, "meson setup build -Dscan_backend=emu in the export: exit %d" % rc, tail(out)):
     finish()
 stubs = {}
+columns_seen = set()  # (file, line, column) of the findings that have one
 suite_heads = {}  # entry -> the (file, line, severity) its suite's findings must be matched at
 seen_kinds = set()
 try:
@@ -147,6 +152,13 @@ try:
             want_heads.add(head)
             want_notes.update(launch)
         suite_heads[entry] = want_heads
+        # The column the emulator read (libdw), on the finding's first line.
+        with_column = {(("labs/%s/%s" % (lab, place(f["lines"][0])[0])), place(f["lines"][0])[1], f["columns"][0])
+                       for f in found if f.get("columns") and f["columns"][0] and place(f["lines"][0])}
+        columns_seen.update(with_column)
+        expect(with_column <= {(g[0], g[1], g[4]) for g in got if g[2] != "note"},
+               "%s: the suite's lines carry the columns of its findings: %s" % (entry, sorted(with_column)),
+               "matched: %s" % sorted({(g[0], g[1], g[4]) for g in got}, key=str))
         expect(rc == 1 and found and want_heads <= heads and want_notes <= notes,
                "%s: its suite fails with %s findings, each matched at its file, line and severity, a note at its "
                "launch: %s" % (entry, "/".join(kinds), sorted(want_heads, key=str)),
@@ -170,6 +182,7 @@ finally:
         with open(target, "wb") as f:
             f.write(text)
 expect(set(KINDS) <= seen_kinds, "the entries show every kind of finding: %s" % " ".join(sorted(seen_kinds)))
+expect(columns_seen, "some findings name a column: %s" % sorted(columns_seen))
 
 # The grader's feedback.txt, the same entries graded as a batch on the emulator.
 batch = os.path.join(work, "batch")

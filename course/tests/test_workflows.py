@@ -51,9 +51,9 @@ SECRET = "${{ secrets.SCAN_GRADE_SECRET }}"
 CONTEXT = {"vars.SCAN_LABS_KIT": "my-course/scan-labs-kit", "secrets.SCAN_LABS_KIT_TOKEN": "not-a-real-token",
            "secrets.SCAN_GRADE_SECRET": "424242", "github.ref": "refs/heads/main", "github.token": "not-a-real-token",
            "github.workspace": os.path.join(work, "workspace")}
-# The student's lab 02: a corpus entry whose race the emulator finds at line 25.
+# The student's lab 02: a corpus entry whose race the emulator finds at line 25, column 71 (its +=).
 FAILING_LAB02 = os.path.join(kit, "grader", "tests", "corpus", "lab02-missing-barrier", "labs", "02-brent-kung", "scan.cu")
-RACE = (r"::error file=labs/02-brent-kung/scan\.cu,line=25,title=data race on shared memory::data race on shared "
+RACE = (r"::error file=labs/02-brent-kung/scan\.cu,line=25,col=71,title=data race on shared memory::data race on shared "
         r"memory in kernel brent_kung_kernel: .*; launched at scan\.cu:35")
 # The student repository, as Classroom 50 names it: <classroom>-<assignment>-<owner>.
 CLASSROOM, ASSIGNMENT, OWNER = "cuda-fall", "scan-labs", "jdoe"

@@ -135,3 +135,18 @@ TEST_CASE("SARIF: a report without findings is an empty run, which closes the al
     CHECK(run.at("results") == json::array());
     CHECK(run.at("tool").at("driver").at("rules") == json::array());
 }
+
+TEST_CASE("SARIF: a region's startColumn where the emulator read the column, none where it did not") {
+    Report r = findings_sample();
+    Finding& race = r.labs[1].findings[1];  // lab 02's race at scan.cu:25, launched at 35
+    race.columns = {71};
+    const json results = run_of(r).at("results");
+    const auto it = std::find_if(results.begin(), results.end(), [](const json& x) {
+        return x["properties"]["lab"] == "02-brent-kung" && x["ruleId"] == "race/data-race-on-shared-memory" &&
+               line(x["locations"][0]) == 25;
+    });
+    REQUIRE(it != results.end());
+    CHECK((*it)["locations"][0]["physicalLocation"]["region"] == json({{"startLine", 25}, {"startColumn", 71}}));
+    CHECK_FALSE((*it)["relatedLocations"][0]["physicalLocation"]["region"].contains("startColumn"));  // the launch
+    CHECK(run_of(findings_sample()).dump().find("startColumn") == std::string::npos);  // the sample's: none read
+}

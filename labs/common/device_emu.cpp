@@ -37,6 +37,7 @@ std::vector<finding::Finding> take_findings() {
         r.check = std::move(f.check);
         r.kernel = std::move(f.kernel);
         r.lines = std::move(f.lines);
+        r.columns = std::move(f.columns);
         r.launch = std::move(f.launch);
         r.block = "(" + std::to_string(f.block[0]) + "," + std::to_string(f.block[1]) + "," + std::to_string(f.block[2]) + ")";
         if (f.thread >= 0) r.thread = std::to_string(f.thread);

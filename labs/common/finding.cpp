@@ -53,7 +53,7 @@ std::string sentence(const Finding& f) {
 
 bool same_but_blocks(const Finding& a, const Finding& b) {
     const auto fields = [](const Finding& f) {
-        return std::tie(f.source, f.kind, f.undefined, f.tool, f.check, f.kernel, f.function, f.lines, f.launch, f.block,
+        return std::tie(f.source, f.kind, f.undefined, f.tool, f.check, f.kernel, f.function, f.lines, f.columns, f.launch, f.block,
                         f.thread, f.allocation, f.bytes, f.allocations, f.reports, f.pairs, f.hazards, f.message);
     };
     return fields(a) == fields(b);

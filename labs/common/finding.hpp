@@ -29,6 +29,8 @@ struct Finding {
     std::string kernel;      // as launched, or as the tool names it; empty where none is named
     std::string function;    // the lab function that ran, where the finding names it (a leak, a failed run)
     std::vector<std::string> lines;  // the source lines it names ("scan.cu:24"), in the order named
+    // Each line's column (1-based; 0 or absent: not known), where the emulator read one.
+    std::vector<unsigned> columns;
     std::string launch;              // where the kernel was launched ("scan.cu:80"), where known
     std::string block, thread;       // the first block and thread that showed it ("(3,0,0)", "5"), where known
     std::string allocation;          // the allocation or array an access missed, where known

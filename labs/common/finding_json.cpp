@@ -19,7 +19,8 @@ const char* source_name(Source source) {
 void to_json(nlohmann::json& j, const Finding& f) {
     j = {{"source", source_name(f.source)}, {"kind", f.kind},         {"undefined", f.undefined},
          {"tool", f.tool},                  {"check", f.check},       {"kernel", f.kernel},
-         {"function", f.function},          {"lines", f.lines},       {"launch", f.launch},
+         {"function", f.function},          {"lines", f.lines},       {"columns", f.columns},
+         {"launch", f.launch},
          {"block", f.block},                {"thread", f.thread},     {"allocation", f.allocation},
          {"blocks", f.blocks},              {"bytes", f.bytes},       {"allocations", f.allocations},
          {"reports", f.reports},            {"pairs", f.pairs},       {"hazards", f.hazards},
@@ -42,6 +43,7 @@ void from_json(const nlohmann::json& j, Finding& f) {
     j.at("kernel").get_to(f.kernel);
     j.at("function").get_to(f.function);
     j.at("lines").get_to(f.lines);
+    f.columns = j.value("columns", std::vector<unsigned>{});  // absent from results written before columns
     j.at("launch").get_to(f.launch);
     j.at("block").get_to(f.block);
     j.at("thread").get_to(f.thread);

@@ -20,16 +20,17 @@ bool parse(const std::string& at, Place& p) {
 
 std::vector<Place> places(const Finding& f) {
     std::vector<Place> out;
-    const auto add = [&](const std::string& at, bool launch) {
+    const auto add = [&](const std::string& at, bool launch, unsigned column) {
         Place p;
         p.launch = launch;
+        p.column = column;
         if (!parse(at, p)) return;
         const bool seen = std::any_of(out.begin(), out.end(),
                                       [&](const Place& q) { return q.file == p.file && q.line == p.line; });
         if (!seen) out.push_back(p);
     };
-    for (const std::string& at : f.lines) add(at, false);
-    add(f.launch, true);
+    for (std::size_t k = 0; k < f.lines.size(); ++k) add(f.lines[k], false, k < f.columns.size() ? f.columns[k] : 0);
+    add(f.launch, true, 0);
     return out;
 }
 
@@ -42,9 +43,12 @@ std::vector<std::string> diagnostic(const Finding& f, const std::string& folder)
     const std::vector<Place> at = places(f);
     const std::string head = std::string(name(severity(f))) + ": " + sentence(f);
     if (at.empty()) return {prefix + "scan.cu: " + head};
-    std::vector<std::string> out = {prefix + at.front().file + ":" + std::to_string(at.front().line) + ": " + head};
+    const auto where = [&](const Place& p) {
+        return prefix + p.file + ":" + std::to_string(p.line) + (p.column ? ":" + std::to_string(p.column) : "");
+    };
+    std::vector<std::string> out = {where(at.front()) + ": " + head};
     for (std::size_t i = 1; i < at.size(); ++i)
-        out.push_back(prefix + at[i].file + ":" + std::to_string(at[i].line) + ": note: " +
+        out.push_back(where(at[i]) + ": note: " +
                       (at[i].launch ? "the kernel was launched here" : "a line this finding involves"));
     return out;
 }

@@ -14,6 +14,7 @@ namespace finding {
 struct Place {
     std::string file;   // as the lab folder names it: "scan.cu", or a header the student put beside it
     unsigned line = 0;  // 1-based
+    unsigned column = 0;  // 1-based; 0 where not known
     bool launch = false;  // the kernel's launch, not a line of the finding itself
 };
 
@@ -28,9 +29,9 @@ Severity severity(const Finding& f);
 const char* name(Severity s);  // "error", "warning"
 
 // The finding as a compiler's diagnostic, the form editors' problem matchers
-// read: "FOLDER/scan.cu:25: error: SENTENCE", then a "note:" line for each
-// other place it names ("FOLDER/scan.cu:80: note: the kernel was launched
-// here"). `folder` is the lab folder as the reader's tools see it
+// read: "FOLDER/scan.cu:25:13: error: SENTENCE" (the column where the
+// emulator read one), then a "note:" line for each other place it names
+// ("FOLDER/scan.cu:80: note: the kernel was launched here"). `folder` is the lab folder as the reader's tools see it
 // ("labs/02-brent-kung"). A finding that names no line points at the file:
 // "FOLDER/scan.cu: warning: SENTENCE".
 std::vector<std::string> diagnostic(const Finding& f, const std::string& folder);

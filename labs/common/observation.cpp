@@ -162,8 +162,8 @@ namespace {
 // The last byte is the format's version: 3 added the divergence maps' cells,
 // 4 the launch counts, the output's origin and the block order, 5 findings
 // as records (finding.hpp) instead of sentences and the divergence report in
-// its parts.
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '5'};
+// its parts, 6 the findings' columns.
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '6'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -220,6 +220,7 @@ void write_finding(Writer& w, const finding::Finding& f) {
     for (const std::string* s : {&f.tool, &f.check, &f.kernel, &f.function}) w.str(*s);
     w.u64(f.lines.size());
     for (const auto& line : f.lines) w.str(line);
+    w.vec(f.columns);
     for (const std::string* s : {&f.launch, &f.block, &f.thread, &f.allocation}) w.str(*s);
     for (unsigned long long n : {f.blocks, f.bytes, f.allocations, f.reports, f.pairs, f.hazards}) w.u64(n);
     w.str(f.message);
@@ -239,6 +240,8 @@ finding::Finding read_finding(Reader& r) {
     f.undefined = undefined != 0;
     for (std::string* s : {&f.tool, &f.check, &f.kernel, &f.function}) *s = r.str();
     for (std::uint64_t i = 0, count = r.count(8); i < count; ++i) f.lines.push_back(r.str());
+    f.columns = r.vec<unsigned>();
+    if (f.columns.size() > f.lines.size()) throw malformed();
     for (std::string* s : {&f.launch, &f.block, &f.thread, &f.allocation}) *s = r.str();
     for (unsigned long long* n : {&f.blocks, &f.bytes, &f.allocations, &f.reports, &f.pairs, &f.hazards}) *n = r.u64();
     f.message = r.str();

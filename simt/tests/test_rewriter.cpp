@@ -130,6 +130,25 @@ TEST_CASE("rewriter: reinterpret_cast becomes the checked cast, its type named a
     CHECK(count_lines(out) == count_lines(src) + 3);
 }
 
+TEST_CASE("rewriter: the lines it changed are told to the runtime with how much of each it kept, no line added") {
+    // Line 1 changes from column 10 on (its cast), line 2 from 23 (its
+    // launch); lines 3 and 4 are as written. A report's column past what a
+    // line kept would point elsewhere in the .cu: symbolize.cpp drops it.
+    const std::string src = "auto p = reinterpret_cast<const float4 *>(in)[t];\n"
+                            "void f() { if (n > 0) k<<<1, 32>>>(p); }\n"
+                            "__global__ void k(float* p) { p[threadIdx.x] += 1; }\n"
+                            "// the end\n";
+    const std::string out = simt::rewrite(src, "dir/c.cu");
+    CHECK(out.find("const unsigned __simt_kept_columns[] = {1, 9, 2, 22, 0}; [[maybe_unused]] const bool "
+                   "__simt_kept_columns_noted = ::simt::note_kept_columns(\"dir/c.cu\", __simt_kept_columns); }") !=
+          std::string::npos);
+    CHECK(count_lines(out) == count_lines(src) + 3);
+    // A file without a newline at its end: the call goes on a line of its own, after the comment.
+    const std::string bare = simt::rewrite("__global__ void k() {}\n// no newline", "d.cu");
+    CHECK(bare.find("// no newline\nnamespace { [[maybe_unused]] const unsigned __simt_kept_columns[] = {0};") !=
+          std::string::npos);
+}
+
 TEST_CASE("rewriter: __device__ and __constant__ variables at namespace scope are registered, on the same line") {
     const std::string src =
         "__device__ int counter = 0;\n"                              // 1

@@ -202,12 +202,14 @@ TEST_CASE("the sentences are today's: the emulator's, the harness's leak, comput
 
 TEST_CASE("a finding as JSON: each field under its name, the source by name, and back (finding_json.hpp)") {
     Finding race = emulated("data race on shared memory", "(3,0,0)", "a read at scan.cu:25", {"scan.cu:25", "scan.cu:24"}, 4);
+    race.columns = {13, 0};
     const nlohmann::json j = race;
     CHECK(j.at("source") == "emulator");
     CHECK(j.at("check") == "data race on shared memory");
     CHECK(j.at("lines") == nlohmann::json({"scan.cu:25", "scan.cu:24"}));
+    CHECK(j.at("columns") == nlohmann::json({13, 0}));
     CHECK(j.at("blocks") == 4);
-    CHECK(j.size() == 19);  // every field of finding.hpp's record
+    CHECK(j.size() == 20);  // every field of finding.hpp's record
     for (const Finding& f : {race, finding::leak(8, 1, "hierarchical_scan"),
                              sanitized("racecheck", "race", false, "data race on shared memory", "m", {"scan.cu:25"}, 4),
                              finding::withheld(race, "hidden dataset 2 of lab 01")})
@@ -216,6 +218,9 @@ TEST_CASE("a finding as JSON: each field under its name, the source by name, and
     nlohmann::json unknown = j;
     unknown["source"] = "gpu";
     CHECK_THROWS_AS(unknown.get<Finding>(), nlohmann::json::exception);
+    unknown = j;
+    unknown.erase("columns");  // a results file written before columns: none known
+    CHECK(unknown.get<Finding>().columns.empty());
     unknown = j;
     unknown.erase("message");
     CHECK_THROWS_AS(unknown.get<Finding>(), nlohmann::json::exception);

@@ -53,7 +53,7 @@ TEST_CASE("severity: a leak warns, every other check is an error") {
     CHECK(finding::severity(memory) == finding::Severity::error);
 }
 
-TEST_CASE("the diagnostic: FOLDER/FILE:LINE: error: SENTENCE, then a note for each other place") {
+TEST_CASE("the diagnostic without columns: FOLDER/FILE:LINE: error: SENTENCE, then a note for each other place") {
     const auto lines = finding::diagnostic(race(), "labs/02-brent-kung");
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] == "labs/02-brent-kung/scan.cu:25: error: " + finding::sentence(race()));
@@ -63,4 +63,23 @@ TEST_CASE("the diagnostic: FOLDER/FILE:LINE: error: SENTENCE, then a note for ea
     const auto leak = finding::diagnostic(finding::leak(64, 1, "brent_kung_scan"), "labs/02-brent-kung/");
     REQUIRE(leak.size() == 1);
     CHECK(leak[0].rfind("labs/02-brent-kung/scan.cu: warning: 64 bytes in 1 allocation(s)", 0) == 0);
+}
+
+TEST_CASE("the diagnostic with the columns the emulator read: FILE:LINE:COL where known, each place its own") {
+    Finding f = race();
+    f.columns = {13, 0, 9, 0};  // per line: scan.cu:25 at 13, scan.cu:31 unknown, the repeat and "?" ignored
+    const auto at = finding::places(f);
+    REQUIRE(at.size() == 3);
+    CHECK(at[0].column == 13);
+    CHECK(at[1].column == 0);
+    CHECK(at[2].column == 0);  // the launch's: never read
+    const auto lines = finding::diagnostic(f, "labs/02-brent-kung");
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "labs/02-brent-kung/scan.cu:25:13: error: " + finding::sentence(f));
+    CHECK(lines[1] == "labs/02-brent-kung/scan.cu:31: note: a line this finding involves");
+    // Fewer columns than lines (a record from before columns): the rest unknown.
+    f.columns = {7};
+    CHECK(finding::diagnostic(f, "labs/02-brent-kung")[0].rfind("labs/02-brent-kung/scan.cu:25:7: error: ", 0) == 0);
+    f.columns.clear();
+    CHECK(finding::diagnostic(f, "labs/02-brent-kung")[0].rfind("labs/02-brent-kung/scan.cu:25: error: ", 0) == 0);
 }

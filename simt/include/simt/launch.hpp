@@ -250,6 +250,13 @@ using ElementFormatter = void (*)(const void* element, char* out, std::size_t si
 void declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes, const std::size_t* extents,
                           std::size_t rank, const char* name, int line, ElementFormatter format);
 
+// Called once for each rewritten file (the rewriter adds the call at its
+// end): `kept` lists, as (line, columns) pairs ending with a 0, the lines its
+// passes changed and how much of each starts as written, so a report gives a
+// line's column only where it still points into the .cu as written. A
+// leading ~0u: no column of the file does (its lines no longer match).
+bool note_kept_columns(const char* file, const unsigned* kept);
+
 // How the trace mode prints one element of a shared array.
 void format_element(float v, char* out, std::size_t size);
 void format_element(double v, char* out, std::size_t size);

@@ -19,6 +19,7 @@ struct Finding {
     std::string kernel;   // the kernel as written at its launch
     std::string message;  // the first report: block, threads and source lines, for a person
     std::vector<std::string> lines;  // the source lines it names ("scan.cu:24"), in its order
+    std::vector<unsigned> columns;   // each line's column, 1-based; 0 where not known
     std::string launch;              // where the kernel was launched ("scan.cu:80")
     unsigned block[3] = {};          // the first block that showed it (blockIdx)
     long long thread = -1;           // the thread of that block it names, where it names one
