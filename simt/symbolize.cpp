@@ -54,9 +54,30 @@ std::string object_path(const Dl_info& info) {
     return info.dli_fbase == exe_base || info.dli_fname == nullptr ? exe : std::string(info.dli_fname);
 }
 
+// position_independent(object), read once an object.
+bool pie_of(const std::string& object) {
+    static std::map<std::string, bool> pie;
+    const auto it = pie.find(object);
+    if (it != pie.end()) return it->second;
+    return pie[object] = position_independent(object);
+}
+
 std::string base_name(const std::string& path) {
     const auto slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The .cu a line-table file name stands for, as reports name it: its base
+// name. A line-table entry under the default file register (the first
+// functions of the object, before any other file was named) is DWARF 5's
+// file 1, the .cu of the rewriter's #line; binutils 2.40's addr2line reads it
+// as file 0, the generated X.emu.cpp, whose lines are the .cu's (it adds none).
+std::string cu_file(const std::string& path) {
+    const std::string file = base_name(path);
+    const std::string generated = ".emu.cpp";
+    if (file.size() > generated.size() && file.compare(file.size() - generated.size(), generated.size(), generated) == 0)
+        return file.substr(0, file.size() - generated.size()) + ".cu";
+    return file;
 }
 
 // What note_kept_columns was told: (object file, file name) -> line ->
@@ -73,8 +94,7 @@ std::map<std::pair<std::string, std::string>, Kept>& kept_columns() {
 #if SIMT_HAVE_LIBDW
 // The column libdw reads for `pc` in `object` (loaded at `base`), and the
 // file and line it belongs to; 0 where none.
-unsigned dwarf_column(const std::string& object, const void* base, bool pie, std::uintptr_t pc, std::string& file,
-                      unsigned& line) {
+unsigned dwarf_column(const std::string& object, const void* base, std::uintptr_t pc, std::string& file, unsigned& line) {
     static std::mutex mutex;
     static std::map<std::string, Dwfl*> opened;  // kept for the process's life
     std::lock_guard<std::mutex> lock(mutex);
@@ -85,7 +105,7 @@ unsigned dwarf_column(const std::string& object, const void* base, bool pie, std
         dwfl = dwfl_begin(&callbacks);
         if (dwfl == nullptr) return 0;
         dwfl_report_begin(dwfl);
-        const auto at = pie ? reinterpret_cast<GElf_Addr>(base) : 0;
+        const auto at = pie_of(object) ? reinterpret_cast<GElf_Addr>(base) : 0;
         if (dwfl_report_elf(dwfl, object.c_str(), object.c_str(), -1, at, false) == nullptr) return 0;
         dwfl_report_end(dwfl, nullptr, nullptr);
     }
@@ -93,9 +113,7 @@ unsigned dwarf_column(const std::string& object, const void* base, bool pie, std
     int lineno = 0, column = 0;
     const char* name = found ? dwfl_lineinfo(found, nullptr, &lineno, &column, nullptr, nullptr) : nullptr;
     if (name == nullptr || lineno <= 0 || column <= 0) return 0;
-    file = base_name(name);
-    // As source_line reads it: the generated X.emu.cpp's lines are the .cu's.
-    if (file.size() > 8 && file.compare(file.size() - 8, 8, ".emu.cpp") == 0) file = file.substr(0, file.size() - 8) + ".cu";
+    file = cu_file(name);
     line = static_cast<unsigned>(lineno);
     return static_cast<unsigned>(column);
 }
@@ -105,17 +123,15 @@ unsigned dwarf_column(const std::string& object, const void* base, bool pie, std
 
 std::string source_line(const void* pc) {
     static std::map<const void*, std::string> cache;
-    static std::map<std::string, bool> pie;  // per object file
     if (const auto it = cache.find(pc); it != cache.end()) return it->second;
 
     std::string result = "?";
     Dl_info info{};
     const std::string object = dladdr(pc, &info) != 0 ? object_path(info) : std::string();
     if (!object.empty() && object.find('\'') == std::string::npos) {
-        if (!pie.count(object)) pie[object] = position_independent(object);
         // The return address points after the call: step back into it.
         auto address = reinterpret_cast<std::uintptr_t>(pc) - 1;
-        if (pie[object]) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+        if (pie_of(object)) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
         char hex[32];
         std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
         const std::string command = "addr2line -e '" + object + "' " + hex + " 2>/dev/null";
@@ -125,17 +141,8 @@ std::string source_line(const void* pc) {
             std::string text = line;
             text = text.substr(0, text.find_first_of(" \n"));  // drop " (discriminator N)"
             const auto colon = text.rfind(':');
-            if (colon != std::string::npos && text.find("??") == std::string::npos) {
-                const auto slash = text.rfind('/', colon);
-                result = slash == std::string::npos ? text : text.substr(slash + 1);
-                // A line-table entry under the default file register (the
-                // first functions of the object, before any other file was
-                // named) is DWARF 5's file 1, the .cu of the rewriter's #line;
-                // binutils 2.40's addr2line reads it as file 0, the generated
-                // X.emu.cpp, whose lines are the .cu's (it adds none).
-                if (const auto emu = result.rfind(".emu.cpp:"); emu != std::string::npos)
-                    result = result.substr(0, emu) + ".cu" + result.substr(emu + 8);
-            }
+            if (colon != std::string::npos && text.find("??") == std::string::npos)
+                result = cu_file(text.substr(0, colon)) + text.substr(colon);
         }
     }
     return cache[pc] = result;
@@ -152,8 +159,7 @@ unsigned source_column(const void* pc) {
         std::string file;
         unsigned line = 0;
         // The return address points after the call: step back into it.
-        column = dwarf_column(object, info.dli_fbase, position_independent(object),
-                              reinterpret_cast<std::uintptr_t>(pc) - 1, file, line);
+        column = dwarf_column(object, info.dli_fbase, reinterpret_cast<std::uintptr_t>(pc) - 1, file, line);
         const auto kept = kept_columns().find({object, file});
         if (column != 0 && kept != kept_columns().end()) {
             const auto changed = kept->second.lines.find(line);
