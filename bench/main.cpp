@@ -22,6 +22,7 @@
 #include "counters.hpp"
 #include "device.hpp"
 #include "generator.hpp"
+#include "gpu_lock.hpp"
 #include "module.hpp"
 #include "observation.hpp"
 #include "report.hpp"
@@ -56,10 +57,14 @@ prints a table; --counters reads hardware counters through ncu.
                     grader's score at both ends: full points within F, none from Z, the ratio
                     rounded to S (the rubric's timing_full_within, timing_zero_at, timing_ratio_step)
   --json FILE       write everything measured as JSON
-  --plan FILE       several timings in one process, as the grader times a submission: each line
-                    LAB<TAB>FUNCTION<TAB>MODULE<TAB>AGAINST<TAB>JSON<TAB>OBSERVE times FUNCTION of
-                    MODULE against AGAINST with the options given, writes its --observe outputs and
-                    then its --json file, and prints no table; the first error ends the process
+  --plan FILE       several timings in one process, as the grader times a submission, at one size:
+                    each line LAB<TAB>FUNCTION<TAB>MODULE<TAB>AGAINST<TAB>JSON<TAB>OBSERVE names
+                    FUNCTION of MODULE, timed against AGAINST with the options given. Every line's
+                    OBSERVE outputs are written first, then each one's timing to its JSON file; no
+                    table. The first error ends the process
+  --gpu-lock PREFIX with --plan: the GPU's lock files PREFIX.lock and PREFIX.turn (flock), held
+                    shared from the start and alone from the first timing on
+  --held FILE       with --plan: written once the GPU is held alone, before the first timing
   --observe FILE    write the module's outputs on the first size (the grader judges them)
   --grading         as the grader times: every call of the module and of --against on a fresh input
                     made on the device, and its whole output checked; a wrong output or a time
@@ -108,7 +113,7 @@ double now_s() {
 
 struct Options {
     std::vector<const catalog::Lab*> labs;
-    std::string function, module, against, json, observe, plan, ncu = "ncu";
+    std::string function, module, against, json, observe, plan, ncu = "ncu", gpu_lock, held;
     std::vector<std::size_t> sizes;
     bool baselines = true, counters = false, grading = false;
     std::size_t counters_size = std::size_t{1} << 26;
@@ -125,10 +130,9 @@ const std::vector<float>& input_of(std::size_t n, std::uint64_t seed) {
     return it->second;
 }
 
-// One function at every size: the table's rows and, with --observe, the
-// module's outputs on the first size.
-BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
-                    const Module& mine, const std::optional<Module>& other) {
+// What a function's results say before any size is timed.
+BenchResult result_of(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
+                      const Module& mine, const Module* other) {
     BenchResult r;
     r.device = dev.name;
     r.l2_bytes = dev.l2_bytes;
@@ -137,87 +141,118 @@ BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab&
     r.module = mine.path;
     r.against = other ? other->path : "";
     r.rule = o.rule;
+    return r;
+}
+
+// Input, two outputs (n + 64 guard elements each), the flush buffer and CUB's
+// scratch; false, with why printed, where the device has less free.
+bool fits(std::size_t n, const DeviceInfo& dev) {
+    const std::size_t need = 3 * (n + harness::kGuard) * sizeof(float) + 2 * dev.l2_bytes + (64 << 20);
+    if (const std::size_t free = free_bytes(); need > free) {
+        std::cout << "n = " << n << ": skipped: needs " << (need >> 20) << " MiB of device memory, " << (free >> 20)
+                  << " MiB free\n";
+        return false;
+    }
+    return true;
+}
+
+// One function timed at b's size: warm-up, then rounds until the stopping
+// rule. `calls` counts the lab builds' calls across the process, so that in
+// grading no two calls share an input's seed, nor an output a stale answer.
+SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, const Module& mine, const Module* other,
+                     std::uint64_t& calls) {
+    const std::size_t n = b.n();
     const bool exclusive = fn.spec.kind == datasets::ScanKind::Exclusive;
-    for (std::size_t n : o.sizes) {
-        // Input, two outputs (n + 64 guard elements each), the flush buffer and CUB's scratch.
-        const std::size_t need = 3 * (n + harness::kGuard) * sizeof(float) + 2 * dev.l2_bytes + (64 << 20);
-        if (const std::size_t free = free_bytes(); need > free) {
-            std::cout << "n = " << n << ": skipped: needs " << (need >> 20) << " MiB of device memory, " << (free >> 20)
-                      << " MiB free\n";
-            continue;
+    // One call of a lab build. Grading: on an input no call saw before
+    // (a result kept from an earlier call, or recognised input, is
+    // wrong), then every output checked, not a sample.
+    std::uint64_t checked[2] = {0, 0};  // per build, out(k)'s
+    const auto call = [&](const Module& build, unsigned k) {
+        const std::string what = fn.name + " of " + build.path;
+        const std::uint64_t seed = (o.seed << 32) + ++calls;
+        if (o.grading) b.fresh_input(seed);
+        const auto& run = build.function(fn.name).run;
+        const double ms = b.time([&] { run(b.in(), b.out(k), n); }, what);
+        if (o.grading) {
+            const OutputCheck c = b.verify(k, seed, exclusive, fn.spec.section);
+            ++checked[k];
+            if (c.wrong || c.input_changed) {
+                const std::string why =
+                    "its call " + std::to_string(checked[k]) + " (each call on a new input) " +
+                    (c.wrong ? "left " + std::to_string(c.wrong) + " of " + std::to_string(n) +
+                                   " outputs wrong, the first at index " + std::to_string(c.first)
+                             : "modified " + std::to_string(c.input_changed) + " input elements") +
+                    ": an output kept from an earlier call, or work left unfinished when the call returned, is wrong";
+                if (k != 0) throw DeviceError("the build timed against, " + what + ": " + why);
+                throw WrongOutput(why);
+            }
         }
+        return ms;
+    };
+    std::vector<Candidate> cands;
+    std::vector<Measure> measures;
+    if (o.baselines) {
+        cands.push_back({"cudaMemcpy device to device", "copy", {}});
+        measures.push_back([&] { return b.copy(1); });
+        cands.push_back({std::string("CUB DeviceScan::") + (exclusive ? "ExclusiveSum" : "InclusiveSum"), "cub", {}});
+        measures.push_back([&, exclusive] { return b.cub(exclusive, 1); });
+    }
+    cands.push_back({fn.name + " (module)", "module", {}});
+    measures.push_back([&] { return call(mine, 0); });
+    std::optional<std::pair<std::size_t, std::size_t>> ratio;
+    if (other) {
+        cands.push_back({fn.name + " (against)", "against", {}});
+        measures.push_back([&] { return call(*other, 1); });
+        ratio = std::make_pair(measures.size() - 2, measures.size() - 1);
+    }
+    SizeResult size;
+    size.n = n;
+    size.candidates = cands;
+    try {
+        for (int warm = 0; warm < 3; ++warm)
+            for (const auto& m : measures) m();
+        const Sampling s = sample(measures, o.rule, ratio, now_s);
+        size.rounds = s.rounds;
+        size.stopped = s.stopped;
+        for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
+        if (ratio) size.ratio = summarize(s.ratios);
+        if (o.grading) size.problem = score::impossible_time(size.find("module")->ms.median, size.find("copy")->ms.median);
+    } catch (const WrongOutput& e) {
+        size.candidates.clear();  // no time of a wrong answer is shown
+        size.problem = e.what();
+    }
+    size.checked_calls = checked[0];
+    return size;
+}
+
+// The module's outputs on b's input as they are now, for the grader to judge:
+// in grading, after one call of its own on the dataset's input.
+void observe(const Options& o, Buffers& b, const std::vector<float>& input, const catalog::Function& fn, const Module& mine,
+             const std::string& path) {
+    if (o.grading) {
+        b.reset(input, compare::poison());
+        b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), b.n()); }, fn.name + " of " + mine.path);
+    }
+    harness::Observation seen;
+    seen.n = b.n();
+    seen.out = b.download_out(0);
+    seen.in_after = b.download_in();
+    harness::write_observation(path, seen);
+}
+
+// One function at every size: the table's rows and, with --observe, the
+// module's outputs on the first size.
+BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
+                    const Module& mine, const std::optional<Module>& other) {
+    BenchResult r = result_of(o, dev, lab, fn, mine, other ? &*other : nullptr);
+    std::uint64_t calls = 0;
+    for (std::size_t n : o.sizes) {
+        if (!fits(n, dev)) continue;
         const std::vector<float>& input = input_of(n, o.seed);
         // out(0): the module's; out(1): the other build's, or the baselines' scratch.
         Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
-        // One call of a lab build. Grading: on an input no call saw before
-        // (a result kept from an earlier call, or recognised input, is
-        // wrong), then every output checked, not a sample.
-        std::uint64_t calls = 0, checked[2] = {0, 0};  // checked: per build, out(k)'s
-        const auto call = [&](const Module& build, unsigned k) {
-            const std::string what = fn.name + " of " + build.path;
-            const std::uint64_t seed = (o.seed << 32) + ++calls;
-            if (o.grading) b.fresh_input(seed);
-            const auto& run = build.function(fn.name).run;
-            const double ms = b.time([&] { run(b.in(), b.out(k), n); }, what);
-            if (o.grading) {
-                const OutputCheck c = b.verify(k, seed, exclusive, fn.spec.section);
-                ++checked[k];
-                if (c.wrong || c.input_changed) {
-                    const std::string why =
-                        "its call " + std::to_string(checked[k]) + " (each call on a new input) " +
-                        (c.wrong ? "left " + std::to_string(c.wrong) + " of " + std::to_string(n) +
-                                       " outputs wrong, the first at index " + std::to_string(c.first)
-                                 : "modified " + std::to_string(c.input_changed) + " input elements") +
-                        ": an output kept from an earlier call, or work left unfinished when the call returned, is wrong";
-                    if (k != 0) throw DeviceError("the build timed against, " + what + ": " + why);
-                    throw WrongOutput(why);
-                }
-            }
-            return ms;
-        };
-        std::vector<Candidate> cands;
-        std::vector<Measure> measures;
-        if (o.baselines) {
-            cands.push_back({"cudaMemcpy device to device", "copy", {}});
-            measures.push_back([&] { return b.copy(1); });
-            cands.push_back({std::string("CUB DeviceScan::") + (exclusive ? "ExclusiveSum" : "InclusiveSum"), "cub", {}});
-            measures.push_back([&, exclusive] { return b.cub(exclusive, 1); });
-        }
-        cands.push_back({fn.name + " (module)", "module", {}});
-        measures.push_back([&] { return call(mine, 0); });
-        std::optional<std::pair<std::size_t, std::size_t>> ratio;
-        if (other) {
-            cands.push_back({fn.name + " (against)", "against", {}});
-            measures.push_back([&] { return call(*other, 1); });
-            ratio = std::make_pair(measures.size() - 2, measures.size() - 1);
-        }
-        SizeResult size;
-        size.n = n;
-        size.candidates = cands;
-        try {
-            for (int warm = 0; warm < 3; ++warm)
-                for (const auto& m : measures) m();
-            const Sampling s = sample(measures, o.rule, ratio, now_s);
-            size.rounds = s.rounds;
-            size.stopped = s.stopped;
-            for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
-            if (ratio) size.ratio = summarize(s.ratios);
-            if (o.grading) size.problem = score::impossible_time(size.find("module")->ms.median, size.find("copy")->ms.median);
-        } catch (const WrongOutput& e) {
-            size.candidates.clear();  // no time of a wrong answer is shown
-            size.problem = e.what();
-        }
-        size.checked_calls = checked[0];
-        r.sizes.push_back(size);
-        if (o.grading) b.reset(input, compare::poison());  // the observation is of the dataset's own input
-        if (!o.observe.empty() && n == o.sizes.front()) {
-            if (o.grading) b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), n); }, fn.name + " of " + mine.path);
-            harness::Observation seen;
-            seen.n = n;
-            seen.out = b.download_out(0);
-            seen.in_after = b.download_in();
-            harness::write_observation(o.observe, seen);
-        }
+        r.sizes.push_back(time_size(o, b, fn, mine, other ? &*other : nullptr, calls));
+        if (!o.observe.empty() && n == o.sizes.front()) observe(o, b, input, fn, mine, o.observe);
     }
     return r;
 }
@@ -255,17 +290,42 @@ void write_json(const std::string& path, const nlohmann::json& doc) {
     fs::rename(part, path);
 }
 
-int run_plan(Options o, const DeviceInfo& dev, const std::vector<PlanJob>& plan) {
+// A plan's functions at its one size, in one set of buffers: first each
+// one's outputs on the dataset (the GPU shared with other work), then, the
+// GPU held alone, each one's timing. A file per step marks the progress:
+// every OBSERVE file, then --held, then every JSON file.
+int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>& plan, gpu_lock::Hold& gpu) {
+    struct Job {
+        const catalog::Lab* lab;
+        const catalog::Function* fn;
+        Module mine;
+        std::optional<Module> other;
+    };
+    std::vector<Job> jobs;
     for (const PlanJob& job : plan) {
         const catalog::Lab& lab = *catalog::find(job.lab);
         const catalog::Function& fn = *std::find_if(lab.functions.begin(), lab.functions.end(),
                                                     [&](const auto& f) { return f.name == job.function; });
-        o.observe = job.observe;
-        const Module mine = load_module(job.module, lab.id);
-        std::optional<Module> other;
-        if (!job.against.empty()) other = load_module(job.against, lab.id);
-        write_json(job.json, document(dev.name, nlohmann::json::array({to_json(measure(o, dev, lab, fn, mine, other))}),
-                                      nlohmann::json::array()));
+        Job j{&lab, &fn, load_module(job.module, lab.id), std::nullopt};
+        if (!job.against.empty()) j.other = load_module(job.against, lab.id);
+        jobs.push_back(std::move(j));
+    }
+    const std::size_t n = o.sizes.front();
+    const bool room = fits(n, dev);
+    std::optional<Buffers> b;
+    const std::vector<float>& input = input_of(n, o.seed);
+    if (room) b.emplace(input, n, 2, compare::poison(), dev.l2_bytes);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+        if (room && !plan[k].observe.empty()) observe(o, *b, input, *jobs[k].fn, jobs[k].mine, plan[k].observe);
+    if (gpu.held()) gpu.become(gpu_lock::Mode::exclusive);
+    if (!o.held.empty()) std::ofstream(o.held) << "held\n";
+    std::uint64_t calls = 0;
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+        const Job& j = jobs[k];
+        const Module* other = j.other ? &*j.other : nullptr;
+        BenchResult r = result_of(o, dev, *j.lab, *j.fn, j.mine, other);
+        if (room) r.sizes.push_back(time_size(o, *b, *j.fn, j.mine, other, calls));
+        write_json(plan[k].json, document(dev.name, nlohmann::json::array({to_json(r)}), nlohmann::json::array()));
     }
     return 0;
 }
@@ -311,6 +371,8 @@ int main(int argc, char** argv) {
         else if (arg == "--json" && value) o.json = argv[++i];
         else if (arg == "--observe" && value) o.observe = argv[++i];
         else if (arg == "--plan" && value) o.plan = argv[++i];
+        else if (arg == "--gpu-lock" && value) o.gpu_lock = argv[++i];
+        else if (arg == "--held" && value) o.held = argv[++i];
         else if (arg == "--ncu" && value) o.ncu = argv[++i];
         else if (arg == "--seed" && value) {
             const auto seed = parse_size(argv[++i]);
@@ -376,11 +438,13 @@ int main(int argc, char** argv) {
             plan.push_back(job);
         }
         if (plan.empty()) return usage("the plan " + o.plan + " is empty");
+        if (o.sizes.size() != 1) return usage("--plan times one size: give --sizes one count");
     } else if (o.labs.empty()) {
         for (const auto& lab : catalog::labs())
             if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);
         if (o.labs.empty()) return usage("no lab modules next to this scan-bench (build with nvcc); name one with --module");
     }
+    if (o.plan.empty() && (!o.gpu_lock.empty() || !o.held.empty())) return usage("--gpu-lock and --held go with --plan");
     if (o.labs.size() > 1 && (!o.module.empty() || !o.against.empty()))
         return usage("--module and --against need one --lab");
     if (!o.function.empty()) {
@@ -395,12 +459,16 @@ int main(int argc, char** argv) {
             const catalog::Lab& lab = *o.labs.front();
             return run_once(o, lab, load_module(o.module.empty() ? default_module(lab) : o.module, lab.id));
         }
+        // Held shared from before the device is first touched: the start-up
+        // (context, modules, buffers, outputs) may share the GPU; the timing may not.
+        gpu_lock::Hold gpu;
+        if (!o.gpu_lock.empty()) gpu = gpu_lock::Hold(o.gpu_lock, gpu_lock::Mode::shared);
         const DeviceInfo dev = probe();
         if (!dev.usable) {
             std::cout << "SKIP: no usable CUDA device: " << dev.name << "\n";
             return 77;
         }
-        if (!plan.empty()) return run_plan(o, dev, plan);
+        if (!plan.empty()) return run_plan(o, dev, plan, gpu);
         nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
         for (const auto* lab : o.labs) {
             const Module mine = load_module(o.module.empty() ? default_module(*lab) : o.module, lab->id);

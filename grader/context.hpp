@@ -33,7 +33,7 @@ struct Context {
     // The GPUs graded on (nvidia-smi's indices); a slot uses one of them,
     // through CUDA_VISIBLE_DEVICES, and its lock.
     std::vector<std::string> gpus;
-    std::vector<std::unique_ptr<GpuLock>> gpu_locks;
+    std::vector<std::string> gpu_locks;  // each GPU's lock files (gpu_lock.hpp): WORK/gpu-locks/gpuK
     Tokens cpu{1};
     // Cores for the processes that feed a GPU (compute-sanitizer), apart from
     // the emulator's: behind its runs of seconds each they would keep the GPU

@@ -87,10 +87,11 @@ public:
     // process: each run's `output` holds the tool's reports of that run
     // alone, and its `ok` says the tool reported nothing.
     virtual PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) = 0;
-    // Functions' timings on the GPU, the GPU held alone by the caller: one
-    // result per function, in order.
+    // Functions' timings on the GPU: one result per function, in order. The
+    // timing program holds the GPU through `gpu_lock`'s files (gpu_lock.hpp),
+    // shared while it starts and alone while it times.
     virtual std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
-                                        const datasets::Spec& spec) = 0;
+                                        const datasets::Spec& spec, const std::string& gpu_lock) = 0;
     // Brings the reference's builds that the labs' divergence and timing use
     // up to date ahead of them, alongside the submission's builds and runs (a
     // first grading in a work folder builds them); errors are left for those

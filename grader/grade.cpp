@@ -310,15 +310,14 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             sanitize(ctx, slot, labs);
         }
         check_stop();
-        // Timing with the GPU alone, every lab's functions in one process;
-        // then the timed outputs (2^24 elements a function) are judged on the
-        // CPU, the labs at once, the GPU free for another slot.
+        // Timing, every lab's functions in one process, which holds the GPU
+        // alone while it times; then the timed outputs (2^24 elements a
+        // function) are judged on the CPU, the labs at once.
         std::vector<LabState*> timed;
         for (LabState* state : labs)
             if (worth_running(*state, static_cast<std::size_t>(cuda), true)) timed.push_back(state);
         if (timed.empty()) return;
         {
-            std::lock_guard<GpuLock> alone(*ctx.gpu_locks[slot.gpu]);
             Span span{clock, "timing"};
             run_timing(ctx, slot, timed);
         }

@@ -358,7 +358,15 @@ int main(int argc, char** argv) {
     else if (backend == "cuda") return usage("--backend cuda needs a usable GPU: " + ctx.device);
     if (backend == "cuda") ctx.backends = {"cuda"};  // no emulator: no divergence, no emulator checks
     if (ctx.backends.back() != "cuda") ctx.gpus.clear();
-    for (std::size_t g = 0; g < ctx.gpus.size(); ++g) ctx.gpu_locks.push_back(std::make_unique<GpuLock>());
+    for (std::size_t g = 0; g < ctx.gpus.size(); ++g) {
+        ctx.gpu_locks.push_back(work + "/gpu-locks/gpu" + std::to_string(g));
+        try {
+            gpu_lock::create(ctx.gpu_locks.back());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "scan-grade: %s\n", e.what());
+            return 1;
+        }
+    }
     if (cache && ctx.backends == std::vector<std::string>{"emu"}) {
         const char* shared = std::getenv("SCAN_GRADE_CACHE");
         ctx.cache = ResultCache(shared && *shared ? fs::absolute(shared).string() : work + "/result-cache", cache_salt(ctx, rubric_text));

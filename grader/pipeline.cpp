@@ -14,8 +14,9 @@ namespace grader {
 
 namespace {
 
-GpuLock* gpu_lock(const Context& ctx, const Slot& slot) {
-    return slot.gpu < 0 ? nullptr : ctx.gpu_locks[static_cast<std::size_t>(slot.gpu)].get();
+const std::string& gpu_lock(const Context& ctx, const Slot& slot) {
+    static const std::string none;
+    return slot.gpu < 0 ? none : ctx.gpu_locks[static_cast<std::size_t>(slot.gpu)];
 }
 
 }  // namespace
@@ -336,7 +337,7 @@ void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         }
     }
     if (fns.empty()) return;
-    std::vector<TimingRun> runs = slot.exec->time(fns, score::timing_spec(ctx.rubric.timing_n));
+    std::vector<TimingRun> runs = slot.exec->time(fns, score::timing_spec(ctx.rubric.timing_n), gpu_lock(ctx, slot));
     for (std::size_t k = 0; k < runs.size(); ++k) *into[k] = std::move(runs[k]);
 }
 

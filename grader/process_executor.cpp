@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -335,11 +336,13 @@ void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& 
 // scan-bench from the reference's build loads both builds' modules and
 // alternates them (bench/README.md), with CUB's scan and a copy in the same
 // rounds for the HTML report's chart: every function in one process (--plan;
-// a process each took 0.4 s more a function, the GPU held alone). A function
-// whose run fails or hangs gets that failure, and the functions after it a
-// new process.
+// a process each took 0.4 s more a function). It holds the GPU shared while
+// it starts and writes the outputs, alone only while it times. A function
+// whose run fails or hangs gets that failure, and the functions it left
+// untimed a new process.
+constexpr double kGpuWaitS = 3600;  // the wait for the GPU alone: bounded by the other holders' own limits
 std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
-                                             const datasets::Spec& spec) {
+                                             const datasets::Spec& spec, const std::string& gpu_lock) {
     const Rubric& rubric = ctx_.rubric;
     const Workspace& cuda = *workspace("cuda");
     const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, rubric.build_timeout_s);
@@ -347,11 +350,19 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
     const auto file = [&](std::size_t k, const char* ext) {
         return scratch + "/timing-" + fns[k].first->suite + "-" + fns[k].second->name + ext;
     };
-    const double allowance = 2 * rubric.timing_max_seconds + run_timeout(ctx_, "cuda", spec.n) + 30;
+    const std::string held = scratch + "/timing-held";
+    // Each step gets its own allowance, counted from the end of the one
+    // before: a function's outputs, the wait for the GPU alone (other slots'
+    // runs and timings end first, each within its own limits), its timing.
+    const double observing = run_timeout(ctx_, "cuda", spec.n) + 30;
+    const double timing = 2 * rubric.timing_max_seconds + run_timeout(ctx_, "cuda", spec.n) + 30;
     std::vector<TimingRun> out(fns.size());
-    for (std::size_t next = 0; next < fns.size() && !stopping();) {
+    std::vector<std::size_t> pending(fns.size());
+    for (std::size_t k = 0; k < fns.size(); ++k) pending[k] = k;
+    while (!pending.empty() && !stopping()) {
         std::string plan;
-        for (std::size_t k = next; k < fns.size(); ++k) {
+        auto progress = std::make_shared<PlanProgress>();
+        for (std::size_t k : pending) {
             const catalog::Lab& lab = *fns[k].first;
             const std::string reference =
                 reference_build(ctx_.work, ctx_.kit, "cuda", reference_target(lab, "cuda"), rubric.build_timeout_s);
@@ -359,44 +370,62 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             fs::remove(file(k, ".bin"));
             plan += lab.id + "\t" + fns[k].second->name + "\t" + cuda.module(lab) + "\t" + reference + "\t" +
                     file(k, ".json") + "\t" + file(k, ".bin") + "\n";
+            progress->outputs.push_back(file(k, ".bin"));
         }
+        fs::remove(held);
+        progress->outputs.push_back(held);
+        for (std::size_t k : pending) progress->outputs.push_back(file(k, ".json"));
         std::ofstream(scratch + "/timing-plan.txt") << plan;
-        // Each function gets its own allowance, counted from the end of the one before.
-        auto progress = std::make_shared<PlanProgress>();
-        for (std::size_t k = next; k < fns.size(); ++k) progress->outputs.push_back(file(k, ".json"));
-        const Limits limits = plan_limits(progress, [&](std::size_t) { return allowance; });
-        const std::vector<std::string> command = {
+        const std::size_t m = pending.size();
+        const Limits limits =
+            plan_limits(progress, [&, m](std::size_t i) { return i < m ? observing : i == m ? kGpuWaitS : timing; });
+        std::vector<std::string> command = {
             bench, "--plan", scratch + "/timing-plan.txt", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
             "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
             "--decide", fixed(rubric.timing_full_within, 6) + ":" + fixed(rubric.timing_zero_at, 6) + ":" + fixed(rubric.timing_ratio_step, 6),
-            "--grading"};
-        Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox,
-                                  {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()}, env());
-        for (; next < fns.size(); ++next) {
-            TimingRun& run = out[next];
-            if (!fs::exists(file(next, ".json"))) {
-                if (o.ok()) run.problem = "the timing program left no valid result (no " + file(next, ".json") + ")";
+            "--grading", "--held", held};
+        std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()};
+        if (!gpu_lock.empty()) {
+            command.insert(command.end(), {"--gpu-lock", gpu_lock});
+            readable.push_back(fs::path(gpu_lock).parent_path().string());
+        }
+        Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox, readable, env());
+        // The process writes every function's outputs, then times each in
+        // turn: the first function missing either file is where it failed.
+        std::optional<std::size_t> failed;
+        for (const char* ext : {".bin", ".json"})
+            for (std::size_t k : pending)
+                if (!failed && !fs::exists(file(k, ext))) failed = k;
+        std::vector<std::size_t> again;  // the functions the failure left untimed: a new process
+        for (std::size_t k : pending) {
+            TimingRun& run = out[k];
+            if (failed == k) {
+                const std::string missing = file(k, fs::exists(file(k, ".bin")) ? ".json" : ".bin");
+                if (o.ok()) run.problem = "the timing program left no valid result (no " + missing + ")";
                 else {
-                    o.seconds -= progress->last;  // this function's time, as its own process had it
+                    o.seconds -= progress->last;  // this step's time, as its own process had it
                     run.problem = "the timing program " + o.describe() +
                                   (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
                 }
-                ++next;
-                break;
-            }
-            try {
-                run.timed = read_timing(file(next, ".json"));
-                if (run.timed.problem.empty()) {  // scan-bench's own verdict (a wrong call, the copy floor) needs no outputs
-                    run.seen = harness::read_observation(file(next, ".bin"));
-                    if (run.seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
+            } else if (!fs::exists(file(k, ".json"))) {
+                again.push_back(k);
+                continue;
+            } else {
+                try {
+                    run.timed = read_timing(file(k, ".json"));
+                    if (run.timed.problem.empty()) {  // scan-bench's own verdict (a wrong call, the copy floor) needs no outputs
+                        run.seen = harness::read_observation(file(k, ".bin"));
+                        if (run.seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
+                    }
+                } catch (const std::exception& e) {
+                    run.problem = std::string("the timing program left no valid result (") + e.what() + ")";
                 }
-            } catch (const std::exception& e) {
-                run.problem = std::string("the timing program left no valid result (") + e.what() + ")";
             }
-            fs::remove(file(next, ".json"));
-            fs::remove(file(next, ".bin"));
+            fs::remove(file(k, ".json"));
+            fs::remove(file(k, ".bin"));
         }
+        pending = std::move(again);
     }
     return out;
 }

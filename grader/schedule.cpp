@@ -21,36 +21,6 @@ void Tokens::release() {
     cv_.notify_one();
 }
 
-void GpuLock::lock_shared() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait(lock, [&] { return !writer_ && writers_waiting_ == 0; });
-    ++readers_;
-}
-
-void GpuLock::unlock_shared() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        --readers_;
-    }
-    cv_.notify_all();
-}
-
-void GpuLock::lock() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    ++writers_waiting_;
-    cv_.wait(lock, [&] { return !writer_ && readers_ == 0; });
-    --writers_waiting_;
-    writer_ = true;
-}
-
-void GpuLock::unlock() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        writer_ = false;
-    }
-    cv_.notify_all();
-}
-
 void run_tasks(std::size_t count, unsigned width, const std::function<void(std::size_t)>& task) {
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;

@@ -1,6 +1,6 @@
 // How a grading shares the machine: cores counted across every slot of a
 // batch, each GPU shared (correctness, compute-sanitizer) or held alone
-// (timing), tasks spread over threads, and each phase's time.
+// (timing, by scan-bench), tasks spread over threads, and each phase's time.
 #pragma once
 
 #include <chrono>
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_lock.hpp"
 #include "report.hpp"
 
 namespace grader {
@@ -39,31 +40,14 @@ struct Token {
     ~Token() { tokens.release(); }
 };
 
-// One GPU: correctness and compute-sanitizer runs share it (shared), timing
-// has it alone (exclusive); a waiting exclusive holder goes before new shared
-// ones, so timing is never starved.
-class GpuLock {
-public:
-    void lock_shared();
-    void unlock_shared();
-    void lock();
-    void unlock();
-
-private:
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    unsigned readers_ = 0, writers_waiting_ = 0;
-    bool writer_ = false;
-};
-
-// A GPU held shared for a scope; none (nullptr) where no GPU is graded.
+// One GPU held shared for a scope (gpu_lock.hpp), by correctness and
+// compute-sanitizer runs; nothing where no GPU is graded (an empty prefix).
+// Timing holds it alone: scan-bench itself, once its inputs and buffers are
+// ready, so its start-up keeps no other slot waiting.
 struct SharedGpu {
-    GpuLock* lock;
-    explicit SharedGpu(GpuLock* l) : lock(l) {
-        if (lock) lock->lock_shared();
-    }
-    ~SharedGpu() {
-        if (lock) lock->unlock_shared();
+    gpu_lock::Hold hold;
+    explicit SharedGpu(const std::string& prefix) {
+        if (!prefix.empty()) hold = gpu_lock::Hold(prefix, gpu_lock::Mode::shared);
     }
 };
 

@@ -33,7 +33,8 @@ struct Grading {
         ctx.device = ctx.backends.back() == "cuda" ? "a canned GPU" : "no GPU: canned";
         if (ctx.backends.back() == "cuda") {
             ctx.gpus = {"0"};
-            ctx.gpu_locks.push_back(std::make_unique<GpuLock>());
+            ctx.gpu_locks.push_back(ctx.work + "/gpu-locks/gpu0");
+            gpu_lock::create(ctx.gpu_locks.back());
             slot.gpu = 0;
             slot.gpu_id = "0";
         }
