@@ -1,8 +1,11 @@
 #include "workspace.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -146,6 +149,39 @@ Outcome build_step(const std::vector<std::string>& argv, const std::string& cwd,
     return run_contained(argv, cwd, writable, Limits{timeout_s}, sandbox, {}, cache.env);
 }
 
+// A kit build (ninja) of `backend`: with a compiler cache, the others of
+// that backend wait for the first one to end (at most kFirstBuildWaitS, so
+// a submission that keeps the compiler busy cannot hold them). It fills the
+// cache, and they (every slot's, the reference's) then take the kit's files
+// from it instead of all compiling them at once: a batch's cold start was
+// ten builds at once, 863 CPU-s on one H100 host
+// (bench/results/2026-11-28-grading-cpu.md). Without a cache, waiting would
+// gain nothing.
+constexpr auto kFirstBuildWaitS = std::chrono::seconds(90);
+Outcome kit_build_step(const std::string& backend, const std::vector<std::string>& argv, const std::string& cwd,
+                       std::vector<std::string> writable, double timeout_s, const Sandbox& sandbox) {
+    if (compile_cache().env.empty()) return build_step(argv, cwd, std::move(writable), timeout_s, sandbox);
+    static std::mutex mutex;
+    static std::condition_variable ended;
+    static std::map<std::string, bool> first_ended;  // per backend, once its first build has started
+    bool first = false;
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        const auto it = first_ended.find(backend);
+        if (it == first_ended.end()) first = first_ended.emplace(backend, false).second;
+        else ended.wait_for(lock, kFirstBuildWaitS, [&] { return first_ended[backend]; });
+    }
+    Outcome o = build_step(argv, cwd, std::move(writable), timeout_s, sandbox);
+    if (first) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            first_ended[backend] = true;
+        }
+        ended.notify_all();
+    }
+    return o;
+}
+
 std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
                                     const std::string& solution) {
     return {"meson", "setup", build, source, "-Dsolution=" + solution, "-Dscan_backend=" + backend,
@@ -208,7 +244,7 @@ std::vector<BuildResult> Workspace::build(const std::vector<std::pair<const cata
         }
         for (const auto& t : targets(*lab)) command.push_back(t);
     }
-    const Outcome o = build_step(command, dir_, {dir_}, timeout_s_, sandbox);
+    const Outcome o = kit_build_step(backend_, command, dir_, {dir_}, timeout_s_, sandbox);
     std::vector<BuildResult> results;
     for (const auto& [lab, file] : labs) {
         bool built = true;
@@ -301,7 +337,7 @@ std::vector<std::string> reference_build(const std::string& work, const std::str
         }
     }
     if (command.size() > 3) {
-        const Outcome o = build_step(command, work, {}, timeout_s, none);
+        const Outcome o = kit_build_step(backend, command, work, {}, timeout_s, none);
         if (!o.ok()) throw std::runtime_error("the reference's build does not succeed: " + first_errors(o.output, source.string() + "/"));
         std::lock_guard<std::mutex> guard(built_mutex);
         built.insert(paths.begin(), paths.end());
