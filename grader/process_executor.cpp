@@ -391,16 +391,13 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             readable.push_back(fs::path(gpu_lock).parent_path().string());
         }
         Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox, readable, env());
-        // The process writes every function's outputs, then times each in
-        // turn: the first function missing either file is where it failed.
-        std::optional<std::size_t> failed;
-        for (const char* ext : {".bin", ".json"})
-            for (std::size_t k : pending)
-                if (!failed && !fs::exists(file(k, ext))) failed = k;
+        const std::optional<std::size_t> stopped =
+            plan_stopped_at(m, [&](std::size_t line, bool json) { return fs::exists(file(pending[line], json ? ".json" : ".bin")); });
         std::vector<std::size_t> again;  // the functions the failure left untimed: a new process
-        for (std::size_t k : pending) {
+        for (std::size_t line = 0; line < m; ++line) {
+            const std::size_t k = pending[line];
             TimingRun& run = out[k];
-            if (failed == k) {
+            if (stopped == line) {
                 const std::string missing = file(k, fs::exists(file(k, ".bin")) ? ".json" : ".bin");
                 if (o.ok()) run.problem = "the timing program left no valid result (no " + missing + ")";
                 else {

@@ -47,4 +47,11 @@ Timed read_timing(const std::string& path) {
     return t;
 }
 
+std::optional<std::size_t> plan_stopped_at(std::size_t lines, const std::function<bool(std::size_t, bool)>& has) {
+    for (const bool json : {false, true})
+        for (std::size_t k = 0; k < lines; ++k)
+            if (!has(k, json)) return k;
+    return std::nullopt;
+}
+
 }  // namespace grader

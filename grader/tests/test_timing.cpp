@@ -130,3 +130,16 @@ TEST_CASE("points: full within 1.2x, none from 3x, the ratio rounded to 0.05 fir
     rubric.timing_ratio_step = 0;
     CHECK(timing_part(rubric, 2.573) == doctest::Approx((3.0 - 2.573) / 1.8));
 }
+
+TEST_CASE("a timing plan that stopped is blamed on the line it stopped at") {
+    // Three lines: outputs 0..2 are written first, then the JSON files 0..2.
+    const auto stopped = [](std::size_t outputs, std::size_t jsons) {
+        return plan_stopped_at(3, [&](std::size_t k, bool json) { return k < (json ? jsons : outputs); });
+    };
+    CHECK_FALSE(stopped(3, 3).has_value());  // every file: it ran to the end
+    CHECK(stopped(0, 0) == 0u);              // it never wrote anything: the first line
+    CHECK(stopped(1, 0) == 1u);              // line 1's outputs: its call on the dataset crashed or hung
+    CHECK(stopped(3, 0) == 0u);              // all outputs, no timing: line 0's timing (or the wait for the GPU)
+    CHECK(stopped(3, 2) == 2u);              // lines 0 and 1 timed, line 2's timing failed
+    CHECK_FALSE(plan_stopped_at(0, [](std::size_t, bool) { return false; }).has_value());
+}

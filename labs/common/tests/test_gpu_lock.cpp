@@ -25,9 +25,9 @@ std::string fresh_prefix(const char* name) {
     return prefix;
 }
 
-// True once `flag` is set, waiting up to two seconds.
+// True once `flag` is set, waiting up to ten seconds (a loaded machine).
 bool becomes_true(const std::atomic<bool>& flag) {
-    for (int i = 0; i < 200 && !flag; ++i) std::this_thread::sleep_for(10ms);
+    for (int i = 0; i < 1000 && !flag; ++i) std::this_thread::sleep_for(10ms);
     return flag;
 }
 
