@@ -171,15 +171,20 @@ Outcome kit_build_step(const std::string& backend, const std::vector<std::string
         if (it == first_ended.end()) first = first_ended.emplace(backend, false).second;
         else ended.wait_for(lock, kFirstBuildWaitS, [&] { return first_ended[backend]; });
     }
-    Outcome o = build_step(argv, cwd, std::move(writable), timeout_s, sandbox);
-    if (first) {
-        {
-            std::lock_guard<std::mutex> lock(mutex);
-            first_ended[backend] = true;
+    // Ended however it ends (an exception too), or the others would each wait the whole time.
+    struct End {
+        const std::string& backend;
+        bool first;
+        ~End() {
+            if (!first) return;
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                first_ended[backend] = true;
+            }
+            ended.notify_all();
         }
-        ended.notify_all();
-    }
-    return o;
+    } end{backend, first};
+    return build_step(argv, cwd, std::move(writable), timeout_s, sandbox);
 }
 
 std::vector<std::string> setup_args(const std::string& build, const std::string& source, const std::string& backend,
