@@ -311,12 +311,13 @@ int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>
         jobs.push_back(std::move(j));
     }
     const std::size_t n = o.sizes.front();
-    const bool room = fits(n, dev);
-    std::optional<Buffers> b;
-    const std::vector<float>& input = input_of(n, o.seed);
-    if (room) b.emplace(input, n, 2, compare::poison(), dev.l2_bytes);
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-        if (room && !plan[k].observe.empty()) observe(o, *b, input, *jobs[k].fn, jobs[k].mine, plan[k].observe);
+    std::optional<Buffers> b;  // none where the device has too little free: no outputs, no times
+    if (fits(n, dev)) {
+        const std::vector<float>& input = input_of(n, o.seed);
+        b.emplace(input, n, 2, compare::poison(), dev.l2_bytes);
+        for (std::size_t k = 0; k < jobs.size(); ++k)
+            if (!plan[k].observe.empty()) observe(o, *b, input, *jobs[k].fn, jobs[k].mine, plan[k].observe);
+    }
     if (gpu.held()) gpu.become(gpu_lock::Mode::exclusive);
     if (!o.held.empty()) std::ofstream(o.held) << "held\n";
     std::uint64_t calls = 0;
@@ -324,7 +325,7 @@ int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>
         const Job& j = jobs[k];
         const Module* other = j.other ? &*j.other : nullptr;
         BenchResult r = result_of(o, dev, *j.lab, *j.fn, j.mine, other);
-        if (room) r.sizes.push_back(time_size(o, *b, *j.fn, j.mine, other, calls));
+        if (b) r.sizes.push_back(time_size(o, *b, *j.fn, j.mine, other, calls));
         write_json(plan[k].json, document(dev.name, nlohmann::json::array({to_json(r)}), nlohmann::json::array()));
     }
     return 0;

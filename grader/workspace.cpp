@@ -167,9 +167,8 @@ Outcome kit_build_step(const std::string& backend, const std::vector<std::string
     bool first = false;
     {
         std::unique_lock<std::mutex> lock(mutex);
-        const auto it = first_ended.find(backend);
-        if (it == first_ended.end()) first = first_ended.emplace(backend, false).second;
-        else ended.wait_for(lock, kFirstBuildWaitS, [&] { return first_ended[backend]; });
+        first = first_ended.emplace(backend, false).second;
+        if (!first) ended.wait_for(lock, kFirstBuildWaitS, [&] { return first_ended[backend]; });
     }
     // Ended however it ends (an exception too), or the others would each wait the whole time.
     struct End {
