@@ -19,7 +19,6 @@ namespace simt {
 namespace detail {
 namespace {
 
-bool g_on = false;
 std::vector<LaneTrace> g_traces;  // per lane of the running block
 LaunchDivergence g_launch;
 std::vector<LaunchDivergence> g_done;
@@ -81,7 +80,7 @@ std::size_t nearest_reads(std::vector<std::pair<const void*, std::size_t>>& read
 }  // namespace
 
 void divergence_begin_launch(unsigned threads_per_block) {
-    if (!g_on) return;
+    if (!g_tracing) return;
     g_launch = LaunchDivergence{};
     g_launch.kernel = current_launch()->site.kernel;
     g_launch.warps_per_block = (threads_per_block + 31) / 32;
@@ -89,13 +88,13 @@ void divergence_begin_launch(unsigned threads_per_block) {
 }
 
 void divergence_shared_read(const void* array, std::size_t index) {
-    if (!g_on) return;  // (called from a kernel's shared access only)
+    if (!g_tracing) return;  // (called from a kernel's shared access only)
     auto& reads = g_traces[current_thread()].reads;
     if (reads.size() < 16) reads.emplace_back(array, index);  // a step's reads come first; a loop's need not all count
 }
 
 void divergence_end_interval(unsigned interval_in_block) {
-    if (!g_on) return;
+    if (!g_tracing) return;
     const auto threads = static_cast<unsigned>(g_traces.size());
     for (unsigned w = 0; w * 32 < threads; ++w) fold_warp(w, interval_in_block, threads);
     for (auto& trace : g_traces) {
@@ -109,19 +108,19 @@ void divergence_end_interval(unsigned interval_in_block) {
 }
 
 void divergence_save(std::vector<LaneTrace>& into) {
-    if (!g_on) return;
+    if (!g_tracing) return;
     into.swap(g_traces);
     g_traces.assign(into.size(), {});
 }
 
 void divergence_restore(std::vector<LaneTrace>& from) {
-    if (!g_on) return;
+    if (!g_tracing) return;
     g_traces.swap(from);
     from.clear();
 }
 
 void divergence_end_launch() {
-    if (!g_on) return;
+    if (!g_tracing) return;
     const LaunchState& launch = *current_launch();
     g_launch.blocks = static_cast<unsigned>(launch.block_serial);
     g_done.push_back(std::move(g_launch));
@@ -139,7 +138,7 @@ double LaunchDivergence::efficiency() const {
     return warps ? static_cast<double>(lanes) / (32.0 * static_cast<double>(warps)) : 1.0;
 }
 
-void set_divergence_tracing(bool on) { detail::g_on = on; }
+void set_divergence_tracing(bool on) { detail::g_tracing = on; }
 
 std::vector<LaunchDivergence> take_divergence() {
     std::vector<LaunchDivergence> out;
@@ -236,7 +235,7 @@ std::string format(const LaunchDivergence& d) {
 
 extern "C" void __sanitizer_cov_trace_pc() {
     if (--simt::detail::g_steps_left == 0) simt::detail::steps_spent(__builtin_return_address(0));
-    if (simt::detail::g_on && simt::detail::in_kernel())
+    if (simt::detail::g_tracing && simt::detail::in_kernel())
         simt::detail::g_traces[simt::detail::current_thread()].pcs.push_back(
             reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
 }

@@ -185,6 +185,9 @@ struct LaneTrace {
     std::vector<std::uintptr_t> pcs;
     std::vector<std::pair<const void*, std::size_t>> reads;
 };
+// Whether divergence is being traced (set_divergence_tracing): asked inline
+// by the shared-memory check before it calls divergence_shared_read.
+inline bool g_tracing = false;
 // A shared-memory read by the running thread (memcheck.cpp).
 void divergence_shared_read(const void* array, std::size_t index);
 // A block's lane traces put aside while another block runs, and put back.

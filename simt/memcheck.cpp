@@ -73,6 +73,7 @@ struct LastAllocation {
     }
 };
 LastAllocation g_last;
+LastAllocation g_before_last;  // the one before it: a kernel often goes between two (reads one, writes another)
 
 // `thread` as stored: plus one.
 std::string thread_at(std::uint32_t thread, std::uint32_t pc) {
@@ -150,6 +151,36 @@ bool published(std::uint32_t writer, std::uint32_t clock) {
     return it != s.acquired.end() && clock < it->second;
 }
 
+// The records check_word and unordered_fast keep of an access: a write; a
+// read that starts the word's record of reads; a read added to it.
+__attribute__((always_inline)) inline void record_write(Word& w, bool atomic, std::uint32_t interval,
+                                                        std::uint32_t block, std::uint32_t thread, std::uint32_t pc,
+                                                        std::uint16_t syncs, std::uint32_t clock) {
+    w.w_atomic = atomic;
+    w.w_interval = interval;
+    w.w_block = block;
+    w.w_thread = thread;
+    w.w_pc = pc;
+    w.w_syncs = syncs;
+    w.w_clock = clock;
+}
+__attribute__((always_inline)) inline void record_first_read(Word& w, bool atomic, std::uint32_t thread,
+                                                             std::uint32_t pc, std::uint16_t syncs) {
+    w.r_thread = thread;
+    w.r_pc = pc;
+    w.r_thread2 = kNone;
+    w.r_atomic = atomic;
+    w.r_syncs = syncs;
+}
+__attribute__((always_inline)) inline void record_another_read(Word& w, bool atomic, std::uint32_t thread,
+                                                               std::uint32_t pc) {
+    w.r_atomic = w.r_atomic && atomic;
+    if (w.r_thread != thread && w.r_thread2 == kNone) {
+        w.r_thread2 = thread;
+        w.r_pc2 = pc;
+    }
+}
+
 // The rules shared by both kinds of memory; `what()` names the word for a
 // report and is only called when there is one (this runs on every access).
 template <typename What>
@@ -215,13 +246,8 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
     }
 
     if (write) {
-        w.w_atomic = atomic;
-        w.w_interval = interval;
-        w.w_block = block;
-        w.w_thread = thread;
-        w.w_pc = pc;
-        w.w_syncs = syncs_now();
-        w.w_clock = !global ? 0 : g_fenced ? block_clock(block) : 1;
+        const std::uint32_t clock = !global ? 0 : g_fenced ? block_clock(block) : 1;
+        record_write(w, atomic, interval, block, thread, pc, syncs_now(), clock);
     } else if (const bool new_interval = w.r_interval != interval || w.r_interval < fresh_from;
                new_interval ||
                (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs)))) {
@@ -233,18 +259,39 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
             w.r_interval = interval;
             w.r_block = block;
         }
-        w.r_thread = thread;
-        w.r_pc = pc;
-        w.r_thread2 = kNone;
-        w.r_atomic = atomic;
-        w.r_syncs = syncs_now();
+        record_first_read(w, atomic, thread, pc, syncs_now());
     } else {
-        w.r_atomic = w.r_atomic && atomic;
-        if (w.r_thread != thread && w.r_thread2 == kNone) {
-            w.r_thread2 = thread;
-            w.r_pc2 = pc;
-        }
+        record_another_read(w, atomic, thread, pc);
     }
+}
+
+// check_word's outcome where it is quick to tell: no fence and no __syncwarp
+// in the launch so far, and no access since `fresh_from` by another block,
+// or by another thread of this interval, that this one may conflict with.
+// Then it records the access as check_word would (`clock`: a write's publish
+// clock, 0 in shared memory, 1 in global memory before any fence) and
+// returns true; otherwise it changes nothing and returns false, and
+// check_word decides. Most accesses of a kernel take this way, in a few
+// instructions. The callers make sure no fence and no __syncwarp was seen.
+__attribute__((always_inline)) inline bool unordered_fast(Word& w, bool write, bool atomic, std::uint32_t thread,
+                                                          std::uint32_t pc, std::uint32_t interval, std::uint32_t block,
+                                                          std::uint64_t fresh_from, std::uint32_t clock) {
+    const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) {
+        return at < fresh_from || who == kNone || (blk == block && (at != interval || who == thread));
+    };
+    if (!free_of(w.w_interval, w.w_block, w.w_thread)) return false;
+    if (write) {
+        if (!free_of(w.r_interval, w.r_block, w.r_thread)) return false;
+        record_write(w, atomic, interval, block, thread, pc, 0, clock);
+    } else if (w.r_interval != interval || w.r_interval < fresh_from) {
+        w.r_many_blocks = clock != 0 && w.r_interval >= fresh_from && w.r_block != block;
+        w.r_interval = interval;
+        w.r_block = block;
+        record_first_read(w, atomic, thread, pc, 0);
+    } else {
+        record_another_read(w, atomic, thread, pc);
+    }
+    return true;
 }
 
 // Inlined into on_access, as global_access is: every access of a kernel comes
@@ -256,7 +303,8 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
     if (write && !atomic) ++g_progress;
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - a.base);
-    if (!write && size > 0) divergence_shared_read(a.base, offset / size);
+    const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
+    if (!write && size > 0 && g_tracing) divergence_shared_read(a.base, offset / size);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
         Word& w = a.shadow[off / 4];
         if (!write && w.w_interval < L.block_first_interval)
@@ -266,6 +314,9 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
                 return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
                        ", which no thread of this block has written";
             });
+        if (!g_syncwarp_seen &&
+            unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval, 0))
+            continue;
         check_word(L, w, write, atomic, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
                    "data race on shared memory");
     }
@@ -340,7 +391,10 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     }
 
     if (const auto* it = same_allocation ? g_last.entry : allocation_holding(p, size)) {
-        if (!same_allocation) g_last = {it, nullptr, g_allocations_freed};
+        if (!same_allocation) {
+            g_before_last = g_last;
+            g_last = {it, nullptr, g_allocations_freed};
+        }
         const unsigned char* base = it->first;
         const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
@@ -396,11 +450,59 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
                bool acquires) {
     check_access(addr, size, write, pc, atomic, is_volatile, acquires);
 }
+
+namespace {
+// A plain load's or store's check where it is quick: one word of a shared
+// array or of one of the last two allocations a kernel touched, checked by
+// unordered_fast, or the thread's own locals and the launch's arguments (not
+// checked), with no divergence tracing, nothing pending and no hinted load
+// in progress. True when it did the whole check (as check_access would
+// have); false, having recorded nothing, otherwise. Kept apart from
+// check_access, which is out of line, so that the entry points' frames stay
+// small: every GPU thread's stack is cold when its fiber resumes.
+__attribute__((always_inline)) inline bool plain_fast(const void* addr, std::size_t size, bool write, const void* pc) {
+    if (!in_kernel() || g_publish_pending || g_syncwarp_seen || g_tracing || g_hinted_load != nullptr) return false;
+    const auto* p = static_cast<const unsigned char*>(addr);
+    const LaunchState& L = *current_launch();
+    const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
+    if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
+    if (g_last.holds(p, size)) {  // as in check_access: a word of the last allocation
+        const unsigned char* base = g_last.entry->first;
+        const std::size_t offset = static_cast<std::size_t>(p - base), bytes = g_last.entry->second.bytes;
+        if (g_fenced || (offset & 3) + size > 4 || (!write && offset + size > g_last.entry->second.given) ||
+            g_last.shadow == nullptr || g_last.shadow->bytes != bytes || g_last.shadow->words.get() == nullptr)
+            return false;
+        Word& w = g_last.shadow->words.get()[offset / 4];
+        if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block,
+                            L.launch_first_interval, 1))
+            return false;
+        if (write) {
+            g_last.entry->second.kernel_written = true;
+            ++g_progress;
+        }
+        return true;
+    }
+    SharedArray* a = shared_array_at(p);
+    if (a == nullptr) return on_fiber_stack(p) || on_launching_thread_stack(p);  // unchecked, as in check_access
+    const std::size_t offset = static_cast<std::size_t>(p - a->base);
+    if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
+    Word& w = a->shadow[offset / 4];
+    if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
+    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval, 0))
+        return false;
+    if (write) ++g_progress;
+    return true;
+}
+__attribute__((noinline)) void plain_access_slow(const void* addr, std::size_t size, bool write, const void* pc) {
+    check_access(addr, size, write, pc, false, false, true);
+}
+}  // namespace
+
 void plain_read(const void* addr, std::size_t size, const void* pc) {
-    check_access(addr, size, false, pc, false, false, true);
+    if (!plain_fast(addr, size, false, pc)) plain_access_slow(addr, size, false, pc);
 }
 void plain_write(const void* addr, std::size_t size, const void* pc) {
-    check_access(addr, size, true, pc, false, false, true);
+    if (!plain_fast(addr, size, true, pc)) plain_access_slow(addr, size, true, pc);
 }
 
 // The hook runs before the load itself, and a poll may put the thread aside
@@ -492,7 +594,7 @@ void memcheck_end_launch() {
     g_publish_pending = false;
     g_syncwarp_seen = false;
     // Shadows of freed allocations go; live ones stay, made stale by the interval numbers.
-    g_last = {};
+    g_last = g_before_last = {};
     for (auto it = g_global.begin(); it != g_global.end();) {
         const auto a = allocations().find(it->first);
         it = (a == allocations().end() || a->second.bytes != it->second.bytes) ? g_global.erase(it) : std::next(it);

@@ -1,11 +1,14 @@
 // The pool of shadow arrays (shadow_pool.hpp).
 #include "shadow_pool.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
+
+#include <sys/mman.h>
 
 namespace simt::detail {
 namespace {
@@ -22,6 +25,19 @@ std::size_t shadow_capacity(std::size_t words) {
     std::size_t step = 1;
     while (step * 16 < words) step *= 2;
     return (words + step - 1) / step * step;
+}
+
+// The pages of a new array's [p, p + bytes) mapped in one call
+// (MADV_POPULATE_WRITE, Linux 5.14) rather than a fault at a time at their
+// first touches, which cost a large scan a tenth of its time. Where the
+// kernel lacks it the pages fault as before.
+void prefault(void* p, std::size_t bytes) {
+    constexpr std::uintptr_t kPage = 4096;
+    const auto low = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const auto high = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
+#ifdef MADV_POPULATE_WRITE
+    if (high > low) madvise(reinterpret_cast<void*>(low), high - low, MADV_POPULATE_WRITE);
+#endif
 }
 
 }  // namespace
@@ -57,6 +73,7 @@ void ShadowWords::hold(std::size_t words) {
         std::perror("simt: the memory checks' shadow of a device allocation");
         std::abort();
     }
+    prefault(words_ + kept, (capacity_ - kept) * sizeof(Word));
     // realloc leaves what it adds undefined: zero, as calloc's (a stale word
     // must be one an earlier launch wrote, or zero).
     if (largest) std::memset(static_cast<void*>(words_ + kept), 0, (capacity_ - kept) * sizeof(Word));
