@@ -265,18 +265,19 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
     }
 }
 
-// check_word's outcome where it is quick to tell: no fence and no __syncwarp
-// in the launch so far, and no access since `fresh_from` by another block,
-// or by another thread of this interval, that this one may conflict with.
+// check_word's outcome where it is quick to tell: no __syncwarp in the
+// launch so far, and no access since `fresh_from` by another block, or by
+// another thread of this interval, that this one may conflict with.
 // Then it records the access as check_word would (`clock`: a write's publish
-// clock, 0 in shared memory, 1 in global memory before any fence) and
-// returns true; otherwise it changes nothing and returns false, and
-// check_word decides. Most accesses of a kernel take this way, in a few
-// instructions. The callers make sure no fence and no __syncwarp was seen.
+// clock, 0 in shared memory, its block's in global memory) and returns true;
+// otherwise it changes nothing and returns false, and check_word decides.
+// Most accesses of a kernel take this way, in a few instructions. The
+// callers make sure no __syncwarp was seen.
 __attribute__((always_inline)) inline bool unordered_fast(Word& w, bool write, bool atomic, std::uint32_t thread,
                                                           std::uint32_t pc, std::uint32_t interval, std::uint32_t block,
                                                           std::uint64_t fresh_from, std::uint32_t clock) {
-    const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) {
+    // Whether the recorded access (at, blk, who) leaves this one free of conflict.
+    const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) __attribute__((always_inline)) {
         return at < fresh_from || who == kNone || (blk == block && (at != interval || who == thread));
     };
     if (!free_of(w.w_interval, w.w_block, w.w_thread)) return false;
@@ -469,12 +470,12 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     if (g_last.holds(p, size)) {  // as in check_access: a word of the last allocation
         const unsigned char* base = g_last.entry->first;
         const std::size_t offset = static_cast<std::size_t>(p - base), bytes = g_last.entry->second.bytes;
-        if (g_fenced || (offset & 3) + size > 4 || (!write && offset + size > g_last.entry->second.given) ||
+        if ((offset & 3) + size > 4 || (!write && offset + size > g_last.entry->second.given) ||
             g_last.shadow == nullptr || g_last.shadow->bytes != bytes || g_last.shadow->words.get() == nullptr)
             return false;
         Word& w = g_last.shadow->words.get()[offset / 4];
         if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block,
-                            L.launch_first_interval, 1))
+                            L.launch_first_interval, g_fenced ? block_clock(block) : 1))
             return false;
         if (write) {
             g_last.entry->second.kernel_written = true;

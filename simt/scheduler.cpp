@@ -132,20 +132,27 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                 for (std::size_t t = s; t < last; ++t)
                     if (lanes[t].status == Status::AtWarpSync && lanes[t].warp_mask == mask) met |= 1u << (t - first);
                 done |= met;
-                std::vector<unsigned> missing, waiting;
+                // The lanes named in the mask that are not here (as bits: this
+                // runs at every warp function of every warp).
+                unsigned absent = 0;
                 bool may_come = false;
                 for (std::size_t t = first; t < last; ++t) {
                     const unsigned bit = 1u << (t - first);
-                    if (met & bit) waiting.push_back(static_cast<unsigned>(t));
-                    else if (mask & bit) {
-                        missing.push_back(static_cast<unsigned>(t));
+                    if (!(met & bit) && (mask & bit)) {
+                        absent |= bit;
                         const Status st = lanes[t].status;
                         may_come = may_come || st == Status::Spinning || st == Status::Running ||  // stopped by the watchdog's sampling
                                    st == Status::AtActiveMask || (!lenient && st == Status::AtWarpSync);
                     }
                 }
                 if (may_come) continue;
-                if (!missing.empty())
+                if (absent != 0) {
+                    std::vector<unsigned> missing, waiting;
+                    for (std::size_t t = first; t < last; ++t) {
+                        const unsigned bit = 1u << (t - first);
+                        if (met & bit) waiting.push_back(static_cast<unsigned>(t));
+                        else if (absent & bit) missing.push_back(static_cast<unsigned>(t));
+                    }
                     launch.reports.add("warp divergence", launch.block_serial,
                                        detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
                                            " waited at a warp function at " +
@@ -154,6 +161,7 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                                            ", named in its mask, did not arrive (exited, or waiting at another barrier)",
                                        detail::ReportDetail{launch.block_idx}.line(
                                            detail::where(lanes[s].barrier_file, lanes[s].barrier_line)));
+                }
                 bool orders_memory = false;
                 for (std::size_t t = first; t < last; ++t)
                     if (met >> (t - first) & 1u) {
@@ -282,6 +290,14 @@ void suspend() {
             if (l->status == Status::Running) next = l;
     }
     if (next != nullptr) {
+        // The thread after it is most often the one it hands on to: its
+        // lane and the top of its saved stack, which every switch pops, are
+        // fetched into the cache while this one runs.
+        if (const Lane* after = next + 1; after < g_lanes + g_block->lanes.size()) {
+            __builtin_prefetch(after);
+            __builtin_prefetch(after->context.sp);
+            __builtin_prefetch(static_cast<const char*>(after->context.sp) + 64);
+        }
         enter(*next);
         switch_context(me.context, next->context);
     } else {
