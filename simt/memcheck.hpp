@@ -23,7 +23,7 @@ constexpr std::uint32_t kUnpublished = ~std::uint32_t{0};  // an access no relea
 struct Word {
     std::uint32_t w_interval = 0, r_interval = 0;
     std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
-    std::uint32_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;
+    std::uint16_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;  // a block has at most 1024 (scheduler.hpp)
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
     std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
     std::uint32_t w_clock = 0;  // the writing block's publish clock (global memory; PublishState)

@@ -18,6 +18,7 @@ namespace simt {
 // ---- the scheduler ----------------------------------------------------------
 
 constexpr unsigned kMaxThreadsPerBlock = 1024;
+static_assert(kMaxThreadsPerBlock < 0xffff, "a shadow Word (memcheck.hpp) keeps a thread number plus one in 16 bits");
 constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute or static shared memory
 // A stack's size is not a multiple of 4 KiB: at exactly 64 KiB apart, every
 // fiber's hot top frames fall in the same L1 sets and evict each other at each

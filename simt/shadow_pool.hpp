@@ -2,7 +2,7 @@
 // back to a pool by capacity. Arrays of freed allocations are reused without
 // zeroing: every word they hold is older than any later launch, so stale
 // (check_word). A fresh array's first touches fault page by page, and its
-// words are 13 times the data's bytes: that was a tenth of a large scan's
+// words are 12 times the data's bytes: that was a tenth of a large scan's
 // time. A miss grows the largest array the pool holds, so the pool holds at
 // most what the program has freed, and mostly reuses it.
 #pragma once
