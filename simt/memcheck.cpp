@@ -151,8 +151,13 @@ bool published(std::uint32_t writer, std::uint32_t clock) {
     return it != s.acquired.end() && clock < it->second;
 }
 
-// The records check_word and unordered_fast keep of an access: a write; a
-// read that starts the word's record of reads; a read added to it.
+// The records check_word and unordered_fast keep of an access: a write (its
+// publish clock: none in shared memory, its block's in global memory); a read
+// in a new interval, which starts the interval's record; a read that starts
+// the word's record of reads; a read added to it.
+__attribute__((always_inline)) inline std::uint32_t write_clock(bool global, std::uint32_t block) {
+    return !global ? 0 : g_fenced ? block_clock(block) : 1;
+}
 __attribute__((always_inline)) inline void record_write(Word& w, bool atomic, std::uint32_t interval,
                                                         std::uint32_t block, std::uint32_t thread, std::uint32_t pc,
                                                         std::uint16_t syncs, std::uint32_t clock) {
@@ -163,6 +168,12 @@ __attribute__((always_inline)) inline void record_write(Word& w, bool atomic, st
     w.w_pc = pc;
     w.w_syncs = syncs;
     w.w_clock = clock;
+}
+__attribute__((always_inline)) inline void record_read_interval(Word& w, bool global, std::uint32_t interval,
+                                                                std::uint32_t block, std::uint64_t fresh_from) {
+    w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
+    w.r_interval = interval;
+    w.r_block = block;
 }
 __attribute__((always_inline)) inline void record_first_read(Word& w, bool atomic, std::uint32_t thread,
                                                              std::uint32_t pc, std::uint16_t syncs) {
@@ -246,19 +257,14 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
     }
 
     if (write) {
-        const std::uint32_t clock = !global ? 0 : g_fenced ? block_clock(block) : 1;
-        record_write(w, atomic, interval, block, thread, pc, syncs_now(), clock);
+        record_write(w, atomic, interval, block, thread, pc, syncs_now(), write_clock(global, block));
     } else if (const bool new_interval = w.r_interval != interval || w.r_interval < fresh_from;
                new_interval ||
                (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs)))) {
         // A new interval, or every read recorded in this one is ordered before
         // this one by a __syncwarp (a write that conflicts with them conflicts
         // with this one): this read starts the record.
-        if (new_interval) {
-            w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
-            w.r_interval = interval;
-            w.r_block = block;
-        }
+        if (new_interval) record_read_interval(w, global, interval, block, fresh_from);
         record_first_read(w, atomic, thread, pc, syncs_now());
     } else {
         record_another_read(w, atomic, thread, pc);
@@ -268,14 +274,13 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
 // check_word's outcome where it is quick to tell: no __syncwarp in the
 // launch so far, and no access since `fresh_from` by another block, or by
 // another thread of this interval, that this one may conflict with.
-// Then it records the access as check_word would (`clock`: a write's publish
-// clock, 0 in shared memory, its block's in global memory) and returns true;
+// Then it records the access as check_word would and returns true;
 // otherwise it changes nothing and returns false, and check_word decides.
 // Most accesses of a kernel take this way, in a few instructions. The
 // callers make sure no __syncwarp was seen.
 __attribute__((always_inline)) inline bool unordered_fast(Word& w, bool write, bool atomic, std::uint32_t thread,
                                                           std::uint32_t pc, std::uint32_t interval, std::uint32_t block,
-                                                          std::uint64_t fresh_from, std::uint32_t clock) {
+                                                          std::uint64_t fresh_from, bool global) {
     // Whether the recorded access (at, blk, who) leaves this one free of conflict.
     const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) __attribute__((always_inline)) {
         return at < fresh_from || who == kNone || (blk == block && (at != interval || who == thread));
@@ -283,11 +288,9 @@ __attribute__((always_inline)) inline bool unordered_fast(Word& w, bool write, b
     if (!free_of(w.w_interval, w.w_block, w.w_thread)) return false;
     if (write) {
         if (!free_of(w.r_interval, w.r_block, w.r_thread)) return false;
-        record_write(w, atomic, interval, block, thread, pc, 0, clock);
+        record_write(w, atomic, interval, block, thread, pc, 0, write_clock(global, block));
     } else if (w.r_interval != interval || w.r_interval < fresh_from) {
-        w.r_many_blocks = clock != 0 && w.r_interval >= fresh_from && w.r_block != block;
-        w.r_interval = interval;
-        w.r_block = block;
+        record_read_interval(w, global, interval, block, fresh_from);
         record_first_read(w, atomic, thread, pc, 0);
     } else {
         record_another_read(w, atomic, thread, pc);
@@ -316,7 +319,7 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
                        ", which no thread of this block has written";
             });
         if (!g_syncwarp_seen &&
-            unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval, 0))
+            unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval, false))
             continue;
         check_word(L, w, write, atomic, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
                    "data race on shared memory");
@@ -475,7 +478,7 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
             return false;
         Word& w = g_last.shadow->words.get()[offset / 4];
         if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block,
-                            L.launch_first_interval, g_fenced ? block_clock(block) : 1))
+                            L.launch_first_interval, true))
             return false;
         if (write) {
             g_last.entry->second.kernel_written = true;
@@ -489,7 +492,8 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
     Word& w = a->shadow[offset / 4];
     if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
-    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval, 0))
+    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval,
+                        false))
         return false;
     if (write) ++g_progress;
     return true;
