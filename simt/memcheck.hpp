@@ -59,7 +59,7 @@ inline thread_local const char* g_hinted_load = nullptr;
 inline thread_local bool g_read_only_load = false;
 
 // Only the first report of a check in a launch is spelled out: building the
-// message symbolises code addresses, which runs addr2line. `message` gets
+// message symbolises code addresses. `message` gets
 // the report's detail to fill (the lines and thread it names).
 template <typename Message>
 void report(const std::string& check, Message message) {

@@ -1,8 +1,8 @@
-// Code address -> "file.cu:line", for reports, through binutils' addr2line on
-// the debug information of the executable or shared module holding it (the
-// student's file is compiled with -g; scan-run loads a lab as a module); and
-// its column, through elfutils' libdw where the build has it (addr2line
-// prints none).
+// Code address -> "file.cu:line" and its column, for reports, from the debug
+// information of the executable or shared module holding it (the student's
+// file is compiled with -g; scan-run loads a lab as a module): through
+// elfutils' libdw, in this process, where the build has it; else through
+// binutils' addr2line, a process a line, which prints no column.
 #include <dlfcn.h>
 #include <elf.h>
 #include <sys/auxv.h>
@@ -13,6 +13,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 #if SIMT_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
@@ -92,9 +94,10 @@ std::map<std::pair<std::string, std::string>, Kept>& kept_columns() {
 }
 
 #if SIMT_HAVE_LIBDW
-// The column libdw reads for `pc` in `object` (loaded at `base`), and the
-// file and line it belongs to; 0 where none.
-unsigned dwarf_column(const std::string& object, const void* base, std::uintptr_t pc, std::string& file, unsigned& line) {
+// The line-table entry libdw reads for `pc` in `object` (loaded at `base`):
+// its file, line and column (0 where none). False where it has none.
+bool dwarf_line_here(const std::string& object, const void* base, std::uintptr_t pc, std::string& file,
+                     unsigned& line, unsigned& column) {
     static std::mutex mutex;
     static std::map<std::string, Dwfl*> opened;  // kept for the process's life
     std::lock_guard<std::mutex> lock(mutex);
@@ -103,75 +106,96 @@ unsigned dwarf_column(const std::string& object, const void* base, std::uintptr_
         static const Dwfl_Callbacks callbacks = {nullptr, dwfl_standard_find_debuginfo, dwfl_offline_section_address,
                                                  nullptr};
         dwfl = dwfl_begin(&callbacks);
-        if (dwfl == nullptr) return 0;
+        if (dwfl == nullptr) return false;
         dwfl_report_begin(dwfl);
         const auto at = pie_of(object) ? reinterpret_cast<GElf_Addr>(base) : 0;
-        if (dwfl_report_elf(dwfl, object.c_str(), object.c_str(), -1, at, false) == nullptr) return 0;
+        if (dwfl_report_elf(dwfl, object.c_str(), object.c_str(), -1, at, false) == nullptr) return false;
         dwfl_report_end(dwfl, nullptr, nullptr);
     }
     Dwfl_Line* found = dwfl_getsrc(dwfl, pc);
-    int lineno = 0, column = 0;
-    const char* name = found ? dwfl_lineinfo(found, nullptr, &lineno, &column, nullptr, nullptr) : nullptr;
-    if (name == nullptr || lineno <= 0 || column <= 0) return 0;
+    int lineno = 0, col = 0;
+    const char* name = found ? dwfl_lineinfo(found, nullptr, &lineno, &col, nullptr, nullptr) : nullptr;
+    if (name == nullptr) return false;
     file = cu_file(name);
-    line = static_cast<unsigned>(lineno);
-    return static_cast<unsigned>(column);
+    line = lineno > 0 ? static_cast<unsigned>(lineno) : 0;
+    column = col > 0 && lineno > 0 ? static_cast<unsigned>(col) : 0;
+    return true;
+}
+
+// dwarf_line_here on a thread of its own: a report is made on the GPU
+// thread's fiber, whose 64 KiB stack a lookup overflows. False where no
+// thread can be had.
+bool dwarf_line(const std::string& object, const void* base, std::uintptr_t pc, std::string& file, unsigned& line,
+                unsigned& column) {
+    bool found = false;
+    try {
+        std::thread([&] { found = dwarf_line_here(object, base, pc, file, line, column); }).join();
+    } catch (const std::system_error&) {
+        return false;
+    }
+    return found;
 }
 #endif
 
-}  // namespace
-
-std::string source_line(const void* pc) {
-    static std::map<const void*, std::string> cache;
-    if (const auto it = cache.find(pc); it != cache.end()) return it->second;
-
-    std::string result = "?";
-    Dl_info info{};
-    const std::string object = dladdr(pc, &info) != 0 ? object_path(info) : std::string();
-    if (!object.empty() && object.find('\'') == std::string::npos) {
-        // The return address points after the call: step back into it.
-        auto address = reinterpret_cast<std::uintptr_t>(pc) - 1;
-        if (pie_of(object)) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-        char hex[32];
-        std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
-        const std::string command = "addr2line -e '" + object + "' " + hex + " 2>/dev/null";
-        std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), &pclose);
-        char line[4096];
-        if (out && std::fgets(line, sizeof line, out.get())) {
-            std::string text = line;
-            text = text.substr(0, text.find_first_of(" \n"));  // drop " (discriminator N)"
-            const auto colon = text.rfind(':');
-            if (colon != std::string::npos && text.find("??") == std::string::npos)
-                result = cu_file(text.substr(0, colon)) + text.substr(colon);
-        }
-    }
-    return cache[pc] = result;
+// binutils' addr2line on `object` for the return address `pc` ("?" where it
+// finds nothing): a process of its own, so only where libdw is missing or
+// found nothing.
+std::string addr2line(const std::string& object, const Dl_info& info, const void* pc) {
+    if (object.find('\'') != std::string::npos) return "?";
+    auto address = reinterpret_cast<std::uintptr_t>(pc) - 1;
+    if (pie_of(object)) address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(address));
+    const std::string command = "addr2line -e '" + object + "' " + hex + " 2>/dev/null";
+    std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), &pclose);
+    char line[4096];
+    if (!out || !std::fgets(line, sizeof line, out.get())) return "?";
+    std::string text = line;
+    text = text.substr(0, text.find_first_of(" \n"));  // drop " (discriminator N)"
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos || text.find("??") != std::string::npos) return "?";
+    return cu_file(text.substr(0, colon)) + text.substr(colon);
 }
 
-unsigned source_column(const void* pc) {
-#if SIMT_HAVE_LIBDW
-    static std::map<const void*, unsigned> cache;
-    if (const auto it = cache.find(pc); it != cache.end()) return it->second;
+// What a code address stands for, read once: "file:line" and the column.
+struct Location {
+    std::string line = "?";
     unsigned column = 0;
+};
+
+const Location& locate(const void* pc) {
+    static std::map<const void*, Location> cache;
+    if (const auto it = cache.find(pc); it != cache.end()) return it->second;
+    Location& at = cache[pc];
     Dl_info info{};
-    const std::string object = dladdr(pc, &info) != 0 ? object_path(info) : std::string();
-    if (!object.empty()) {
-        std::string file;
-        unsigned line = 0;
-        // The return address points after the call: step back into it.
-        column = dwarf_column(object, info.dli_fbase, reinterpret_cast<std::uintptr_t>(pc) - 1, file, line);
+    if (dladdr(pc, &info) == 0) return at;
+    const std::string object = object_path(info);
+    if (object.empty()) return at;
+#if SIMT_HAVE_LIBDW
+    std::string file;
+    unsigned line = 0, column = 0;
+    // The return address points after the call: step back into it.
+    if (dwarf_line(object, info.dli_fbase, reinterpret_cast<std::uintptr_t>(pc) - 1, file, line, column)) {
+        at.line = file + ":" + (line > 0 ? std::to_string(line) : std::string("?"));
+        // The column only where the rewriter left the line as written up to it.
         const auto kept = kept_columns().find({object, file});
         if (column != 0 && kept != kept_columns().end()) {
             const auto changed = kept->second.lines.find(line);
             if (kept->second.none || (changed != kept->second.lines.end() && column - 1 > changed->second)) column = 0;
         }
+        at.column = column;
+        return at;
     }
-    return cache[pc] = column;
-#else
-    (void)pc;
-    return 0;
 #endif
+    at.line = addr2line(object, info, pc);
+    return at;
 }
+
+}  // namespace
+
+std::string source_line(const void* pc) { return locate(pc).line; }
+
+unsigned source_column(const void* pc) { return locate(pc).column; }
 
 }  // namespace simt::detail
 
