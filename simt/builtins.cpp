@@ -15,13 +15,30 @@ namespace simt {
 
 // ---- device built-ins -------------------------------------------------------
 
-const ThreadIndex& current() {
+namespace {
+// The running GPU thread's indices; `pc` stands for the basic block its
+// built-in is (detail::basic_block).
+const ThreadIndex& current(const void* pc) {
+    detail::basic_block(pc);
     if (g_lane == nullptr) {
         std::fprintf(stderr, "simt: threadIdx/blockIdx used outside a kernel\n");
         std::abort();
     }
     return g_lane->index;
 }
+// One code address per built-in, as its inline body had: its first
+// instruction, as a return address into it reads (source_line steps back
+// one byte from a return address).
+template <typename F>
+const void* block_of(F* f) {
+    return reinterpret_cast<const char*>(f) + 1;
+}
+}  // namespace
+
+uint3 thread_idx() { return current(block_of(&thread_idx)).thread_idx; }
+uint3 block_idx() { return current(block_of(&block_idx)).block_idx; }
+dim3 block_dim() { return current(block_of(&block_dim)).block_dim; }
+dim3 grid_dim() { return current(block_of(&grid_dim)).grid_dim; }
 
 namespace {
 void wait_at_barrier(const char* file, int line, int vote, bool grid) {

@@ -17,9 +17,11 @@
 
 namespace simt {
 namespace detail {
-namespace {
 
 std::vector<LaneTrace> g_traces;  // per lane of the running block
+
+namespace {
+
 LaunchDivergence g_launch;
 std::vector<LaunchDivergence> g_done;
 
@@ -233,9 +235,4 @@ std::string format(const LaunchDivergence& d) {
 
 }  // namespace simt
 
-extern "C" void __sanitizer_cov_trace_pc() {
-    if (--simt::detail::g_steps_left == 0) simt::detail::steps_spent(__builtin_return_address(0));
-    if (simt::detail::g_tracing && simt::detail::in_kernel())
-        simt::detail::g_traces[simt::detail::current_thread()].pcs.push_back(
-            reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
-}
+extern "C" void __sanitizer_cov_trace_pc() { simt::detail::basic_block(__builtin_return_address(0)); }

@@ -188,6 +188,16 @@ struct LaneTrace {
 // Whether divergence is being traced (set_divergence_tracing): asked inline
 // by the shared-memory check before it calls divergence_shared_read.
 inline bool g_tracing = false;
+// The running block's lane traces (divergence.cpp), filled by basic_block.
+extern std::vector<LaneTrace> g_traces;
+// One basic block run, at code address `pc`: the watchdog's count and, while
+// tracing, the running lane's trace. The trace-pc hook's body (divergence.cpp),
+// and the index built-ins' (builtins.cpp), which stand for a basic block of
+// their own.
+__attribute__((always_inline)) inline void basic_block(const void* pc) {
+    if (--g_steps_left == 0) steps_spent(pc);
+    if (g_tracing && in_kernel()) g_traces[current_thread()].pcs.push_back(reinterpret_cast<std::uintptr_t>(pc));
+}
 // A shared-memory read by the running thread (memcheck.cpp).
 void divergence_shared_read(const void* array, std::size_t index);
 // A block's lane traces put aside while another block runs, and put back.
