@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -151,31 +152,56 @@ bool published(std::uint32_t writer, std::uint32_t clock) {
     return it != s.acquired.end() && clock < it->second;
 }
 
-// The records check_word and unordered_fast keep of an access: a write (its
-// publish clock: none in shared memory, its block's in global memory); a read
-// in a new interval, which starts the interval's record; a read that starts
-// the word's record of reads; a read added to it.
-__attribute__((always_inline)) inline std::uint32_t write_clock(bool global, std::uint32_t block) {
-    return !global ? 0 : g_fenced ? block_clock(block) : 1;
+// A word of device memory (Word) or of a block's shared memory (SharedWord),
+// which keeps no blocks: the block of its recorded write and read, and the
+// write's publish clock, are the running block's and none there.
+template <typename W>
+constexpr bool kGlobal = std::is_same_v<W, Word>;
+template <typename W>
+__attribute__((always_inline)) inline std::uint32_t write_block(const W& w, std::uint32_t block) {
+    if constexpr (kGlobal<W>) return w.w_block;
+    else return block;
 }
-__attribute__((always_inline)) inline void record_write(Word& w, bool atomic, std::uint32_t interval,
+template <typename W>
+__attribute__((always_inline)) inline std::uint32_t read_block(const W& w, std::uint32_t block) {
+    if constexpr (kGlobal<W>) return w.r_block;
+    else return block;
+}
+template <typename W>
+__attribute__((always_inline)) inline std::uint32_t write_clock_of(const W& w) {
+    if constexpr (kGlobal<W>) return w.w_clock;
+    else return 0;
+}
+
+// The records check_word and unordered_fast keep of an access: a write (and
+// in global memory its block and the block's publish clock); a read in a new
+// interval, which starts the interval's record; a read that starts the word's
+// record of reads; a read added to it.
+template <typename W>
+__attribute__((always_inline)) inline void record_write(W& w, bool atomic, std::uint32_t interval,
                                                         std::uint32_t block, std::uint32_t thread, std::uint32_t pc,
-                                                        std::uint16_t syncs, std::uint32_t clock) {
+                                                        std::uint16_t syncs) {
     w.w_atomic = atomic;
     w.w_interval = interval;
-    w.w_block = block;
     w.w_thread = thread;
     w.w_pc = pc;
     w.w_syncs = syncs;
-    w.w_clock = clock;
+    if constexpr (kGlobal<W>) {
+        w.w_block = block;
+        w.w_clock = g_fenced ? block_clock(block) : 1;
+    }
 }
-__attribute__((always_inline)) inline void record_read_interval(Word& w, bool global, std::uint32_t interval,
-                                                                std::uint32_t block, std::uint64_t fresh_from) {
-    w.r_many_blocks = global && w.r_interval >= fresh_from && w.r_block != block;
+template <typename W>
+__attribute__((always_inline)) inline void record_read_interval(W& w, std::uint32_t interval, std::uint32_t block,
+                                                                std::uint64_t fresh_from) {
+    if constexpr (kGlobal<W>) {
+        w.r_many_blocks = w.r_interval >= fresh_from && w.r_block != block;
+        w.r_block = block;
+    }
     w.r_interval = interval;
-    w.r_block = block;
 }
-__attribute__((always_inline)) inline void record_first_read(Word& w, bool atomic, std::uint32_t thread,
+template <typename W>
+__attribute__((always_inline)) inline void record_first_read(W& w, bool atomic, std::uint32_t thread,
                                                              std::uint32_t pc, std::uint16_t syncs) {
     w.r_thread = thread;
     w.r_pc = pc;
@@ -183,7 +209,8 @@ __attribute__((always_inline)) inline void record_first_read(Word& w, bool atomi
     w.r_atomic = atomic;
     w.r_syncs = syncs;
 }
-__attribute__((always_inline)) inline void record_another_read(Word& w, bool atomic, std::uint32_t thread,
+template <typename W>
+__attribute__((always_inline)) inline void record_another_read(W& w, bool atomic, std::uint32_t thread,
                                                                std::uint32_t pc) {
     w.r_atomic = w.r_atomic && atomic;
     if (w.r_thread != thread && w.r_thread2 == kNone) {
@@ -194,9 +221,10 @@ __attribute__((always_inline)) inline void record_another_read(Word& w, bool ato
 
 // The rules shared by both kinds of memory; `what()` names the word for a
 // report and is only called when there is one (this runs on every access).
-template <typename What>
-void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uint32_t thread, std::uint32_t pc,
-                std::uint64_t fresh_from, bool global, What what, const char* check) {
+template <typename W, typename What>
+void check_word(const LaunchState& L, W& w, bool write, bool atomic, std::uint32_t thread, std::uint32_t pc,
+                std::uint64_t fresh_from, What what, const char* check) {
+    constexpr bool global = kGlobal<W>;
     const auto interval = static_cast<std::uint32_t>(L.interval);
     const auto block = static_cast<std::uint32_t>(L.block_serial);
     // A lane of this warp whose access a __syncwarp that both took part in
@@ -235,36 +263,39 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
 
     // A hinted load is recorded as an atomic read (a flag's write after it is
     // no race) but checked as a plain one (it does not poll).
-    if (conflicts(w.w_interval, w.w_block, w.w_thread, w.w_syncs, w.w_clock) &&
+    const std::uint32_t w_block = write_block(w, block), r_block = read_block(w, block);
+    if (conflicts(w.w_interval, w_block, w.w_thread, w.w_syncs, write_clock_of(w)) &&
         !(atomic && w.w_atomic && g_hinted_load == nullptr)) {
         report(check, [&](ReportDetail& d) {
             d.line(line_of(w.w_pc), pc_of(w.w_pc)).line(line_of(pc), pc_of(pc)).thread = thread - 1;
-            return what() + " written by " + who(w.w_block, w.w_thread, w.w_pc) + " and " +
-                   (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w.w_block, w.w_atomic);
+            return what() + " written by " + who(w_block, w.w_thread, w.w_pc) + " and " +
+                   (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w_block, w.w_atomic);
         });
-    } else if (write && conflicts(w.r_interval, w.r_block, w.r_thread, w.r_syncs, kUnpublished) &&
+    } else if (write && conflicts(w.r_interval, r_block, w.r_thread, w.r_syncs, kUnpublished) &&
                !(atomic && w.r_atomic)) {
-        const bool first_is_me = w.r_thread == thread && w.r_block == block;
+        const bool first_is_me = w.r_thread == thread && r_block == block;
         const std::uint32_t t = first_is_me ? w.r_thread2 : w.r_thread;
         const std::uint32_t p = first_is_me ? w.r_pc2 : w.r_pc;
-        if (t != kNone || (global && w.r_many_blocks))
+        bool many_blocks = false;
+        if constexpr (global) many_blocks = w.r_many_blocks;
+        if (t != kNone || many_blocks)
             report(check, [&](ReportDetail& d) {
                 if (t != kNone) d.line(line_of(p), pc_of(p));
                 d.line(line_of(pc), pc_of(pc)).thread = thread - 1;
-                return what() + " read by " + (t != kNone ? who(w.r_block, t, p) : std::string("another block")) +
-                       " and written by " + thread_at(thread, pc) + tail(w.r_block, false);
+                return what() + " read by " + (t != kNone ? who(r_block, t, p) : std::string("another block")) +
+                       " and written by " + thread_at(thread, pc) + tail(r_block, false);
             });
     }
 
     if (write) {
-        record_write(w, atomic, interval, block, thread, pc, syncs_now(), write_clock(global, block));
+        record_write(w, atomic, interval, block, thread, pc, syncs_now());
     } else if (const bool new_interval = w.r_interval != interval || w.r_interval < fresh_from;
                new_interval ||
                (warp_ordered(w.r_thread, w.r_syncs) && (w.r_thread2 == kNone || warp_ordered(w.r_thread2, w.r_syncs)))) {
         // A new interval, or every read recorded in this one is ordered before
         // this one by a __syncwarp (a write that conflicts with them conflicts
         // with this one): this read starts the record.
-        if (new_interval) record_read_interval(w, global, interval, block, fresh_from);
+        if (new_interval) record_read_interval(w, interval, block, fresh_from);
         record_first_read(w, atomic, thread, pc, syncs_now());
     } else {
         record_another_read(w, atomic, thread, pc);
@@ -278,19 +309,20 @@ void check_word(const LaunchState& L, Word& w, bool write, bool atomic, std::uin
 // otherwise it changes nothing and returns false, and check_word decides.
 // Most accesses of a kernel take this way, in a few instructions. The
 // callers make sure no __syncwarp was seen.
-__attribute__((always_inline)) inline bool unordered_fast(Word& w, bool write, bool atomic, std::uint32_t thread,
+template <typename W>
+__attribute__((always_inline)) inline bool unordered_fast(W& w, bool write, bool atomic, std::uint32_t thread,
                                                           std::uint32_t pc, std::uint32_t interval, std::uint32_t block,
-                                                          std::uint64_t fresh_from, bool global) {
+                                                          std::uint64_t fresh_from) {
     // Whether the recorded access (at, blk, who) leaves this one free of conflict.
     const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) __attribute__((always_inline)) {
         return at < fresh_from || who == kNone || (blk == block && (at != interval || who == thread));
     };
-    if (!free_of(w.w_interval, w.w_block, w.w_thread)) return false;
+    if (!free_of(w.w_interval, write_block(w, block), w.w_thread)) return false;
     if (write) {
-        if (!free_of(w.r_interval, w.r_block, w.r_thread)) return false;
-        record_write(w, atomic, interval, block, thread, pc, 0, write_clock(global, block));
+        if (!free_of(w.r_interval, read_block(w, block), w.r_thread)) return false;
+        record_write(w, atomic, interval, block, thread, pc, 0);
     } else if (w.r_interval != interval || w.r_interval < fresh_from) {
-        record_read_interval(w, global, interval, block, fresh_from);
+        record_read_interval(w, interval, block, fresh_from);
         record_first_read(w, atomic, thread, pc, 0);
     } else {
         record_another_read(w, atomic, thread, pc);
@@ -310,7 +342,7 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
     const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
     if (!write && size > 0 && g_tracing) divergence_shared_read(a.base, offset / size);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
-        Word& w = a.shadow[off / 4];
+        SharedWord& w = a.shadow[off / 4];
         if (!write && w.w_interval < L.block_first_interval)
             report("uninitialized shared memory read", [&](ReportDetail& d) {
                 d.line(line_of(id), pc_of(id)).thread = thread - 1;
@@ -319,9 +351,9 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
                        ", which no thread of this block has written";
             });
         if (!g_syncwarp_seen &&
-            unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval, false))
+            unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval))
             continue;
-        check_word(L, w, write, atomic, thread, id, L.block_first_interval, false, [&] { return element_name(a, off); },
+        check_word(L, w, write, atomic, thread, id, L.block_first_interval, [&] { return element_name(a, off); },
                    "data race on shared memory");
     }
 }
@@ -341,7 +373,7 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
-        check_word(L, g.words.get()[off / 4], write, atomic, thread, id, L.launch_first_interval, true,
+        check_word(L, g.words.get()[off / 4], write, atomic, thread, id, L.launch_first_interval,
                    [&] { return "the word at byte " + std::to_string(off) + " of " + describe_allocation(a) + ","; },
                    "data race on global memory");
 }
@@ -478,7 +510,7 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
             return false;
         Word& w = g_last.shadow->words.get()[offset / 4];
         if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block,
-                            L.launch_first_interval, true))
+                            L.launch_first_interval))
             return false;
         if (write) {
             g_last.entry->second.kernel_written = true;
@@ -490,10 +522,9 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     if (a == nullptr) return on_fiber_stack(p) || on_launching_thread_stack(p);  // unchecked, as in check_access
     const std::size_t offset = static_cast<std::size_t>(p - a->base);
     if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
-    Word& w = a->shadow[offset / 4];
+    SharedWord& w = a->shadow[offset / 4];
     if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
-    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval,
-                        false))
+    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval))
         return false;
     if (write) ++g_progress;
     return true;

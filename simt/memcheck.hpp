@@ -20,16 +20,22 @@ constexpr std::uint32_t kUnpublished = ~std::uint32_t{0};  // an access no relea
 
 // One 4-byte word's history. Intervals are LaunchState::interval values; an
 // entry older than the current block (shared) or launch (global) is stale.
-struct Word {
+// A shared-memory word is one block's: 32 bytes, two to a cache line.
+struct SharedWord {
     std::uint32_t w_interval = 0, r_interval = 0;
-    std::uint32_t w_block = 0, r_block = 0;  // block serials (global memory)
-    std::uint16_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;  // a block has at most 1024 (scheduler.hpp)
     std::uint32_t w_pc = 0, r_pc = 0, r_pc2 = 0;
+    std::uint16_t w_thread = kNone, r_thread = kNone, r_thread2 = kNone;  // a block has at most 1024 (scheduler.hpp)
     std::uint16_t w_syncs = 0, r_syncs = 0;  // the accessing warp's __syncwarp count (WarpSyncs)
-    std::uint32_t w_clock = 0;  // the writing block's publish clock (global memory; PublishState)
-    bool r_many_blocks = false;
     bool w_atomic = false;  // the last write was an atomic read-modify-write
     bool r_atomic = false;  // every read recorded in r_interval was atomic
+};
+static_assert(sizeof(SharedWord) == 32, "a shared-memory shadow word is 32 bytes");
+// A device-memory word is every block's: it also keeps which blocks wrote
+// and read it, and the write's publish clock.
+struct Word : SharedWord {
+    std::uint32_t w_block = 0, r_block = 0;  // block serials
+    std::uint32_t w_clock = 0;  // the writing block's publish clock (PublishState)
+    bool r_many_blocks = false;
 };
 
 struct SharedArray {
@@ -38,7 +44,7 @@ struct SharedArray {
     std::vector<std::size_t> extents;
     std::string name;
     int line;
-    std::vector<Word> shadow;
+    std::vector<SharedWord> shadow;
     ElementFormatter format = nullptr;
 };
 

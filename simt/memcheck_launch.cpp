@@ -43,7 +43,7 @@ void memcheck_begin_launch() {
     g_shared.clear();
     if (const std::size_t bytes = dynamic_shared_size(); bytes > 0) {
         const auto* base = static_cast<const unsigned char*>(dynamic_shared());
-        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<Word>((bytes + 3) / 4), nullptr});
+        g_shared.push_back({base, bytes, 1, {}, "extern __shared__ memory", 0, std::vector<SharedWord>((bytes + 3) / 4), nullptr});
     }
 }
 
@@ -105,7 +105,7 @@ void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t
     for (const auto& a : g_shared)
         if (a.base == p) return;  // the block's other threads
     g_shared.push_back({p, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line,
-                        std::vector<Word>((bytes + 3) / 4), format});
+                        std::vector<SharedWord>((bytes + 3) / 4), format});
     std::size_t declared = 0;  // the block's arrays (the extern one has no formatter)
     for (const auto& a : g_shared)
         if (a.format != nullptr) declared += a.bytes;
