@@ -63,14 +63,22 @@ std::unordered_map<const unsigned char*, GlobalShadow> g_global;  // by allocati
 // The allocation the last device-memory access went to, and its shadow: a
 // kernel's accesses go to a few, and the two lookups cost more than the
 // checks. Valid while no allocation was freed and no shadow dropped
-// (memcheck_end_launch).
+// (memcheck_end_launch). Its bounds and shadow words are kept here too, so
+// that the short path (plain_fast) reads no map node.
 struct LastAllocation {
     const std::pair<const unsigned char* const, Allocation>* entry = nullptr;
     GlobalShadow* shadow = nullptr;
     std::uint64_t freed = 0;
-    bool holds(const unsigned char* p, std::size_t size) const {
-        return entry != nullptr && freed == g_allocations_freed && p >= entry->first &&
-               p + size <= entry->first + entry->second.bytes;
+    const unsigned char* base = nullptr;   // entry's
+    const unsigned char* end = nullptr;    // base + its bytes
+    std::size_t given = 0;                 // its given bytes
+    Word* words = nullptr;                 // shadow's, once it holds them
+    LastAllocation() = default;
+    explicit LastAllocation(const std::pair<const unsigned char* const, Allocation>* e)
+        : entry(e), freed(g_allocations_freed), base(e->first), end(e->first + e->second.bytes),
+          given(e->second.given) {}
+    bool holds(const unsigned char* p, std::size_t size) const {  // none: end is null
+        return p >= base && p + size <= end && freed == g_allocations_freed;
     }
 };
 LastAllocation g_last;
@@ -370,6 +378,7 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
         g.bytes = bytes;
         g.words.hold((bytes + 3) / 4);
     }
+    g_last.words = g.words.get();
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - base);
     for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
@@ -429,7 +438,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     if (const auto* it = same_allocation ? g_last.entry : allocation_holding(p, size)) {
         if (!same_allocation) {
             g_before_last = g_last;
-            g_last = {it, nullptr, g_allocations_freed};
+            g_last = LastAllocation(it);
         }
         const unsigned char* base = it->first;
         const std::size_t given = it->second.given;
@@ -489,9 +498,10 @@ void on_access(const void* addr, std::size_t size, bool write, const void* pc, b
 
 namespace {
 // A plain load's or store's check where it is quick: one word of a shared
-// array or of one of the last two allocations a kernel touched, checked by
-// unordered_fast, or the thread's own locals and the launch's arguments (not
-// checked), with no divergence tracing, nothing pending and no hinted load
+// array, the thread's own locals and the launch's arguments (not checked),
+// or one word of one of the last two allocations a kernel touched (asked in
+// that order, the order of how often the labs' kernels touch them), checked
+// by unordered_fast, with no divergence tracing, nothing pending and no hinted load
 // in progress. True when it did the whole check (as check_access would
 // have); false, having recorded nothing, otherwise. Kept apart from
 // check_access, which is out of line, so that the entry points' frames stay
@@ -501,32 +511,31 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     const auto* p = static_cast<const unsigned char*>(addr);
     const LaunchState& L = *current_launch();
     const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
-    if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
-    if (g_last.holds(p, size)) {  // as in check_access: a word of the last allocation
-        const unsigned char* base = g_last.entry->first;
-        const std::size_t offset = static_cast<std::size_t>(p - base), bytes = g_last.entry->second.bytes;
-        if ((offset & 3) + size > 4 || (!write && offset + size > g_last.entry->second.given) ||
-            g_last.shadow == nullptr || g_last.shadow->bytes != bytes || g_last.shadow->words.get() == nullptr)
+    if (SharedArray* a = shared_array_at(p)) {
+        const std::size_t offset = static_cast<std::size_t>(p - a->base);
+        if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
+        SharedWord& w = a->shadow[offset / 4];
+        if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
+        if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval))
             return false;
-        Word& w = g_last.shadow->words.get()[offset / 4];
-        if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block,
-                            L.launch_first_interval))
-            return false;
-        if (write) {
-            g_last.entry->second.kernel_written = true;
-            ++g_progress;
-        }
+        if (write) ++g_progress;
         return true;
     }
-    SharedArray* a = shared_array_at(p);
-    if (a == nullptr) return on_fiber_stack(p) || on_launching_thread_stack(p);  // unchecked, as in check_access
-    const std::size_t offset = static_cast<std::size_t>(p - a->base);
-    if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
-    SharedWord& w = a->shadow[offset / 4];
-    if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
-    if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval))
+    // The thread's own locals and the launch's arguments (the launch's
+    // wrapper reads them for every thread): unchecked, as in check_access.
+    if (on_fiber_stack(p) || on_launching_thread_stack(p)) return true;
+    if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
+    if (!g_last.holds(p, size)) return false;
+    // As in check_access: a word of the last allocation.
+    const std::size_t offset = static_cast<std::size_t>(p - g_last.base);
+    if ((offset & 3) + size > 4 || (!write && offset + size > g_last.given) || g_last.words == nullptr) return false;
+    if (!unordered_fast(g_last.words[offset / 4], write, false, current_thread() + 1, pc_id(pc), interval, block,
+                        L.launch_first_interval))
         return false;
-    if (write) ++g_progress;
+    if (write) {
+        g_last.entry->second.kernel_written = true;
+        ++g_progress;
+    }
     return true;
 }
 __attribute__((noinline)) void plain_access_slow(const void* addr, std::size_t size, bool write, const void* pc) {
