@@ -235,4 +235,12 @@ std::string format(const LaunchDivergence& d) {
 
 }  // namespace simt
 
+namespace simt::detail {
+// basic_block's rest: the count spent (it was decremented there), or tracing.
+void basic_block_noted(const void* pc) {
+    if (g_steps_left == 0) steps_spent(pc);
+    if (g_tracing && in_kernel()) g_traces[current_thread()].pcs.push_back(reinterpret_cast<std::uintptr_t>(pc));
+}
+}  // namespace simt::detail
+
 extern "C" void __sanitizer_cov_trace_pc() { simt::detail::basic_block(__builtin_return_address(0)); }

@@ -193,10 +193,12 @@ extern std::vector<LaneTrace> g_traces;
 // One basic block run, at code address `pc`: the watchdog's count and, while
 // tracing, the running lane's trace. The trace-pc hook's body (divergence.cpp),
 // and the index built-ins' (builtins.cpp), which stand for a basic block of
-// their own.
+// their own. Every basic block of a kernel comes here, so the usual case
+// (the count not spent, no tracing) is a decrement and a test, with no
+// stack frame; basic_block_noted, out of line, does the rest.
+void basic_block_noted(const void* pc);
 __attribute__((always_inline)) inline void basic_block(const void* pc) {
-    if (--g_steps_left == 0) steps_spent(pc);
-    if (g_tracing && in_kernel()) g_traces[current_thread()].pcs.push_back(reinterpret_cast<std::uintptr_t>(pc));
+    if (__builtin_expect(--g_steps_left == 0 || g_tracing, false)) basic_block_noted(pc);
 }
 // A shared-memory read by the running thread (memcheck.cpp).
 void divergence_shared_read(const void* array, std::size_t index);
