@@ -16,15 +16,15 @@ namespace simt {
 // ---- device built-ins -------------------------------------------------------
 
 namespace {
-// The running GPU thread's indices; `pc` stands for the basic block its
+// The running GPU thread's lane; `pc` stands for the basic block its
 // built-in is (detail::basic_block).
-const ThreadIndex& current(const void* pc) {
+__attribute__((always_inline)) inline const Lane& running_lane(const void* pc) {
     detail::basic_block(pc);
     if (g_lane == nullptr) {
         std::fprintf(stderr, "simt: threadIdx/blockIdx used outside a kernel\n");
         std::abort();
     }
-    return g_lane->index;
+    return *g_lane;
 }
 // One code address per built-in, as its inline body had: its first
 // instruction, as a return address into it reads (source_line steps back
@@ -35,10 +35,19 @@ const void* block_of(F* f) {
 }
 }  // namespace
 
-uint3 thread_idx() { return current(block_of(&thread_idx)).thread_idx; }
-uint3 block_idx() { return current(block_of(&block_idx)).block_idx; }
-dim3 block_dim() { return current(block_of(&block_dim)).block_dim; }
-dim3 grid_dim() { return current(block_of(&grid_dim)).grid_dim; }
+uint3 thread_idx() { return running_lane(block_of(&thread_idx)).thread_idx; }
+uint3 block_idx() {
+    running_lane(block_of(&block_idx));
+    return detail::current_launch()->block_idx;
+}
+dim3 block_dim() {
+    running_lane(block_of(&block_dim));
+    return detail::current_launch()->block;
+}
+dim3 grid_dim() {
+    running_lane(block_of(&grid_dim));
+    return detail::current_launch()->grid;
+}
 
 namespace {
 void wait_at_barrier(const char* file, int line, int vote, bool grid) {

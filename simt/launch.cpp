@@ -293,7 +293,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         unsigned t = 0;
         for (unsigned z = 0; z < block.z; ++z)
             for (unsigned y = 0; y < block.y; ++y)
-                for (unsigned x = 0; x < block.x; ++x) b->lanes[t++].index = {{x, y, z}, {bx, by, bz}, block, grid};
+                for (unsigned x = 0; x < block.x; ++x) b->lanes[t++].thread_idx = {x, y, z};
         switch_to(*b);
         start_block(*b, body, closure, launch);
         started.push_back(std::move(b));

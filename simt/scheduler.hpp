@@ -43,8 +43,11 @@ constexpr std::size_t kResidentBlocks = 4;
 constexpr unsigned long long kSMs = 132, kBlocksPerSM = 32, kWarpsPerSM = 64;
 constexpr std::size_t kSharedPerSM = 228 * 1024, kSharedReservedPerBlock = 1024;
 
-struct Lane {
-    // What a switch to or from it touches, first: one cache line.
+// Two cache lines, aligned: what a switch to or from it touches, and
+// threadIdx, in the first (suspend() prefetches it for the thread after the
+// next); the rest in the second. blockIdx and the dimensions are the
+// block's and launch's (LaunchState), not each lane's.
+struct alignas(64) Lane {
     Status status = Status::Running;
     int barrier_line = 0;
     const char* barrier_file = nullptr;
@@ -55,11 +58,12 @@ struct Lane {
     // Once its block has spent its basic-block budget (the watchdog, below):
     // the basic blocks it has run since it was last resumed.
     unsigned slice = 0;
+    uint3 thread_idx{};
     int barrier_vote = 0;       // its predicate at a __syncthreads_count/_and/_or (0 at a __syncthreads)
     bool grid_sync = false;     // the barrier it waits at is a grid group's sync()
     bool live = false;          // started and not yet returned from its fiber
     bool abandon_now = false;   // resumed by abandon(): leave through abandon_to
-    ThreadIndex index;
+
     std::jmp_buf* abandon_to = nullptr;  // once its fiber has begun: where abandon() makes it return from
     // At a warp function: its mask and what it deposits (at an
     // __activemask(), the group it met, once released).
@@ -72,6 +76,7 @@ struct Lane {
     unsigned polls = 0;
     const void* poll_pc = nullptr;
 };
+static_assert(sizeof(Lane) == 128, "a Lane is two cache lines");
 
 // What a thread ran once its block spent its basic-block budget: the blocks,
 // with how often (a few dozen at most), and the last ones, newest at

@@ -10,11 +10,6 @@
 
 namespace simt {
 
-struct ThreadIndex {
-    uint3 thread_idx, block_idx;
-    dim3 block_dim, grid_dim;
-};
-
 // The calling GPU thread's indices, by value, so the kernel file never loads
 // the runtime's own memory (the host-memory check would see that as a kernel
 // touching host data). Each is one call into the runtime (builtins.cpp),
