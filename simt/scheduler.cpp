@@ -46,19 +46,27 @@ std::vector<std::pair<unsigned char*, std::size_t>>& free_stacks() {
 // releases it. Returns false when every thread has exited.
 bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
     const uint3& block = launch.block_idx;
-    // The usual case, checked without allocating: every thread waits at one
-    // call site (compared by line, then file name).
+    // The usual case, checked and released in one pass over the lanes,
+    // without allocating: every thread waits at one call site (compared by
+    // line, then file name). A lane that does not puts the ones released
+    // before it back.
     const Lane& first = lanes.front();
-    const bool uniform =
-        first.status == Status::AtBarrier && std::all_of(lanes.begin(), lanes.end(), [&](const Lane& l) {
-            return l.status == Status::AtBarrier && l.barrier_line == first.barrier_line &&
-                   (l.barrier_file == first.barrier_file || std::strcmp(l.barrier_file, first.barrier_file) == 0);
-        });
-    if (uniform) {
-        for (auto& lane : lanes) lane.status = Status::Running;
+    const int line = first.barrier_line;
+    const char* const file = first.barrier_file;
+    std::size_t released = 0;
+    if (first.status == Status::AtBarrier)
+        for (Lane& l : lanes) {
+            if (l.status != Status::AtBarrier || l.barrier_line != line ||
+                (l.barrier_file != file && std::strcmp(l.barrier_file, file) != 0))
+                break;
+            l.status = Status::Running;
+            ++released;
+        }
+    if (released == lanes.size()) {
         launch.interval = ++launch.interval_high;
         return true;
     }
+    for (std::size_t t = 0; t < released; ++t) lanes[t].status = Status::AtBarrier;
     std::vector<unsigned> exited;
     std::map<std::pair<std::string, int>, std::vector<unsigned>> sites;  // (file, line) -> waiting threads
     for (unsigned t = 0; t < lanes.size(); ++t) {
