@@ -426,6 +426,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
         on_publish();
     }
     const auto* p = static_cast<const unsigned char*>(addr);
+    if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
     const bool same_allocation = g_last.holds(p, size);
     if (!same_allocation) {
         if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
@@ -509,14 +510,16 @@ namespace {
 __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::size_t size, bool write, const void* pc) {
     if (!in_kernel() || g_publish_pending || g_syncwarp_seen || g_tracing || g_hinted_load != nullptr) return false;
     const auto* p = static_cast<const unsigned char*>(addr);
-    const LaunchState& L = *current_launch();
-    const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
+    // The launch is read in each branch that checks a word, not before: a
+    // stack access needs none of it.
     if (SharedArray* a = shared_array_at(p)) {
         const std::size_t offset = static_cast<std::size_t>(p - a->base);
         if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
         SharedWord& w = a->shadow[offset / 4];
+        const LaunchState& L = *current_launch();
         if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
-        if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), interval, block, L.block_first_interval))
+        if (!unordered_fast(w, write, false, current_thread() + 1, pc_id(pc), static_cast<std::uint32_t>(L.interval),
+                            static_cast<std::uint32_t>(L.block_serial), L.block_first_interval))
             return false;
         if (write) ++g_progress;
         return true;
@@ -524,16 +527,19 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     // The thread's own locals and the launch's arguments (the launch's
     // wrapper reads them for every thread): unchecked, as in check_access.
     if (on_fiber_stack(p) || on_launching_thread_stack(p)) return true;
-    if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
-    if (!g_last.holds(p, size)) return false;
-    // As in check_access: a word of the last allocation.
-    const std::size_t offset = static_cast<std::size_t>(p - g_last.base);
-    if ((offset & 3) + size > 4 || (!write && offset + size > g_last.given) || g_last.words == nullptr) return false;
-    if (!unordered_fast(g_last.words[offset / 4], write, false, current_thread() + 1, pc_id(pc), interval, block,
+    // As in check_access: a word of one of the last two allocations (which
+    // of them is the later matters to check_access alone).
+    LastAllocation* last = g_last.holds(p, size) ? &g_last : g_before_last.holds(p, size) ? &g_before_last : nullptr;
+    if (last == nullptr) return false;
+    const std::size_t offset = static_cast<std::size_t>(p - last->base);
+    if ((offset & 3) + size > 4 || (!write && offset + size > last->given) || last->words == nullptr) return false;
+    const LaunchState& L = *current_launch();
+    if (!unordered_fast(last->words[offset / 4], write, false, current_thread() + 1, pc_id(pc),
+                        static_cast<std::uint32_t>(L.interval), static_cast<std::uint32_t>(L.block_serial),
                         L.launch_first_interval))
         return false;
     if (write) {
-        g_last.entry->second.kernel_written = true;
+        last->entry->second.kernel_written = true;
         ++g_progress;
     }
     return true;
