@@ -26,6 +26,7 @@
 #include "module.hpp"
 #include "observation.hpp"
 #include "report.hpp"
+#include "result_channel.hpp"
 #include "sampler.hpp"
 #include "score.hpp"
 
@@ -58,13 +59,14 @@ prints a table; --counters reads hardware counters through ncu.
                     rounded to S (the rubric's timing_full_within, timing_zero_at, timing_ratio_step)
   --json FILE       write everything measured as JSON
   --plan FILE       several timings in one process, as the grader times a submission, at one size:
-                    each line LAB<TAB>FUNCTION<TAB>MODULE<TAB>AGAINST<TAB>JSON<TAB>OBSERVE names
-                    FUNCTION of MODULE, timed against AGAINST with the options given. Every line's
-                    OBSERVE outputs are written first, then each one's timing to its JSON file; no
-                    table. The first error ends the process
+                    each line LAB<TAB>FUNCTION<TAB>MODULE<TAB>AGAINST names FUNCTION of MODULE,
+                    timed against AGAINST with the options given. Needs --result-fd: line K's
+                    outputs go there first as frame K, then a frame once the GPU is held alone,
+                    then line K's timing (its JSON document) as frame K; no table, no file. The
+                    process ends at once after the last frame. The first error ends the process
+  --result-fd N     with --plan: the grader's result channel (labs/common/result_channel.hpp)
   --gpu-lock PREFIX with --plan: the GPU's lock files PREFIX.lock and PREFIX.turn (flock), held
                     shared from the start and alone from the first timing on
-  --held FILE       with --plan: written once the GPU is held alone, before the first timing
   --observe FILE    write the module's outputs on the first size (the grader judges them)
   --grading         as the grader times: every call of the module and of --against on a fresh input
                     made on the device, and its whole output checked; a wrong output or a time
@@ -113,7 +115,7 @@ double now_s() {
 
 struct Options {
     std::vector<const catalog::Lab*> labs;
-    std::string function, module, against, json, observe, plan, ncu = "ncu", gpu_lock, held;
+    std::string function, module, against, json, observe, plan, ncu = "ncu", gpu_lock, result_fd;
     std::vector<std::size_t> sizes;
     bool baselines = true, counters = false, grading = false;
     std::size_t counters_size = std::size_t{1} << 26;
@@ -227,8 +229,8 @@ SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, 
 
 // The module's outputs on b's input as they are now, for the grader to judge:
 // in grading, after one call of its own on the dataset's input.
-void observe(const Options& o, Buffers& b, const std::vector<float>& input, const catalog::Function& fn, const Module& mine,
-             const std::string& path) {
+harness::Observation observed(const Options& o, Buffers& b, const std::vector<float>& input, const catalog::Function& fn,
+                              const Module& mine) {
     if (o.grading) {
         b.reset(input, compare::poison());
         b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), b.n()); }, fn.name + " of " + mine.path);
@@ -237,7 +239,7 @@ void observe(const Options& o, Buffers& b, const std::vector<float>& input, cons
     seen.n = b.n();
     seen.out = b.download_out(0);
     seen.in_after = b.download_in();
-    harness::write_observation(path, seen);
+    return seen;
 }
 
 // One function at every size: the table's rows and, with --observe, the
@@ -252,7 +254,7 @@ BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab&
         // out(0): the module's; out(1): the other build's, or the baselines' scratch.
         Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
         r.sizes.push_back(time_size(o, b, fn, mine, other ? &*other : nullptr, calls));
-        if (!o.observe.empty() && n == o.sizes.front()) observe(o, b, input, fn, mine, o.observe);
+        if (!o.observe.empty() && n == o.sizes.front()) harness::write_observation(o.observe, observed(o, b, input, fn, mine));
     }
     return r;
 }
@@ -275,11 +277,10 @@ Profile profile(const Options& o, const catalog::Lab& lab, const catalog::Functi
 }
 
 struct PlanJob {
-    std::string lab, function, module, against, json, observe;
+    std::string lab, function, module, against;
 };
 
-// Writes `doc` to `path` whole or not at all: the grader takes a plan line's
-// JSON file as the sign that its timing ended.
+// Writes `doc` to `path` whole or not at all.
 void write_json(const std::string& path, const nlohmann::json& doc) {
     const std::string part = path + ".part";
     {
@@ -292,9 +293,10 @@ void write_json(const std::string& path, const nlohmann::json& doc) {
 
 // A plan's functions at its one size, in one set of buffers: first each
 // one's outputs on the dataset (the GPU shared with other work), then, the
-// GPU held alone, each one's timing. A file per step marks the progress:
-// every OBSERVE file, then --held, then every JSON file.
-int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>& plan, gpu_lock::Hold& gpu) {
+// GPU held alone, each one's timing. A frame of the result channel per step
+// marks the progress: every observation, then `held`, then every timing.
+int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>& plan, gpu_lock::Hold& gpu, int fd) {
+    using harness::channel::Kind;
     struct Job {
         const catalog::Lab* lab;
         const catalog::Function* fn;
@@ -316,17 +318,19 @@ int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>
         const std::vector<float>& input = input_of(n, o.seed);
         b.emplace(input, n, 2, compare::poison(), dev.l2_bytes);
         for (std::size_t k = 0; k < jobs.size(); ++k)
-            if (!plan[k].observe.empty()) observe(o, *b, input, *jobs[k].fn, jobs[k].mine, plan[k].observe);
+            harness::channel::send(fd, Kind::observation, k,
+                                   harness::encode_observation(observed(o, *b, input, *jobs[k].fn, jobs[k].mine)));
     }
     if (gpu.held()) gpu.become(gpu_lock::Mode::exclusive);
-    if (!o.held.empty()) std::ofstream(o.held) << "held\n";
+    harness::channel::send(fd, Kind::held, 0, "");
     std::uint64_t calls = 0;
     for (std::size_t k = 0; k < jobs.size(); ++k) {
         const Job& j = jobs[k];
         const Module* other = j.other ? &*j.other : nullptr;
         BenchResult r = result_of(o, dev, *j.lab, *j.fn, j.mine, other);
         if (b) r.sizes.push_back(time_size(o, *b, *j.fn, j.mine, other, calls));
-        write_json(plan[k].json, document(dev.name, nlohmann::json::array({to_json(r)}), nlohmann::json::array()));
+        harness::channel::send(fd, Kind::timing, k,
+                               document(dev.name, nlohmann::json::array({to_json(r)}), nlohmann::json::array()).dump(1));
     }
     return 0;
 }
@@ -373,7 +377,7 @@ int main(int argc, char** argv) {
         else if (arg == "--observe" && value) o.observe = argv[++i];
         else if (arg == "--plan" && value) o.plan = argv[++i];
         else if (arg == "--gpu-lock" && value) o.gpu_lock = argv[++i];
-        else if (arg == "--held" && value) o.held = argv[++i];
+        else if (arg == "--result-fd" && value) o.result_fd = argv[++i];
         else if (arg == "--ncu" && value) o.ncu = argv[++i];
         else if (arg == "--seed" && value) {
             const auto seed = parse_size(argv[++i]);
@@ -415,6 +419,7 @@ int main(int argc, char** argv) {
     if (o.rule.min_rounds > o.rule.max_rounds) return usage("--min-rounds is above --max-rounds");
     if (o.grading && !o.baselines) return usage("--grading needs the baselines: the copy is the floor no scan's time may be under");
     std::vector<PlanJob> plan;
+    int plan_fd = -1;
     if (!o.plan.empty()) {
         if (!o.labs.empty() || !o.function.empty() || !o.module.empty() || !o.against.empty() || !o.json.empty() ||
             !o.observe.empty() || o.counters || o.once)
@@ -424,11 +429,11 @@ int main(int argc, char** argv) {
         for (std::string line; std::getline(in, line);) {
             if (line.empty()) continue;
             PlanJob job;
-            std::vector<std::string*> fields = {&job.lab, &job.function, &job.module, &job.against, &job.json, &job.observe};
+            std::vector<std::string*> fields = {&job.lab, &job.function, &job.module, &job.against};
             std::size_t start = 0;
             for (std::size_t f = 0; f < fields.size(); ++f) {
                 const std::size_t end = f + 1 < fields.size() ? line.find('\t', start) : line.size();
-                if (end == std::string::npos) return usage("a plan line needs six tab-separated fields: " + line);
+                if (end == std::string::npos) return usage("a plan line needs four tab-separated fields: " + line);
                 *fields[f] = line.substr(start, end - start);
                 start = end + 1;
             }
@@ -440,12 +445,18 @@ int main(int argc, char** argv) {
         }
         if (plan.empty()) return usage("the plan " + o.plan + " is empty");
         if (o.sizes.size() != 1) return usage("--plan times one size: give --sizes one count");
+        if (o.result_fd.empty()) return usage("--plan needs --result-fd");
+        try {
+            plan_fd = harness::channel::parse_fd(o.result_fd);
+        } catch (const std::exception& e) {
+            return usage(e.what());
+        }
     } else if (o.labs.empty()) {
         for (const auto& lab : catalog::labs())
             if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);
         if (o.labs.empty()) return usage("no lab modules next to this scan-bench (build with nvcc); name one with --module");
     }
-    if (o.plan.empty() && (!o.gpu_lock.empty() || !o.held.empty())) return usage("--gpu-lock and --held go with --plan");
+    if (o.plan.empty() && (!o.gpu_lock.empty() || !o.result_fd.empty())) return usage("--gpu-lock and --result-fd go with --plan");
     if (o.labs.size() > 1 && (!o.module.empty() || !o.against.empty()))
         return usage("--module and --against need one --lab");
     if (!o.function.empty()) {
@@ -469,7 +480,9 @@ int main(int argc, char** argv) {
             std::cout << "SKIP: no usable CUDA device: " << dev.name << "\n";
             return 77;
         }
-        if (!plan.empty()) return run_plan(o, dev, plan, gpu);
+        // No return from main after a plan: exit handlers and the loaded
+        // modules' destructors never run after the last frame.
+        if (!plan.empty()) harness::channel::finish(run_plan(o, dev, plan, gpu, plan_fd));
         nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
         for (const auto* lab : o.labs) {
             const Module mine = load_module(o.module.empty() ? default_module(*lab) : o.module, lab->id);
@@ -490,6 +503,7 @@ int main(int argc, char** argv) {
         if (!o.json.empty()) write_json(o.json, document(dev.name, results, counters));
     } catch (const std::exception& e) {
         std::cerr << "scan-bench: " << e.what() << "\n";
+        if (!plan.empty()) harness::channel::finish(1);
         return 1;
     }
     return 0;

@@ -29,7 +29,7 @@ struct Run {
     std::string problem;
     std::string output;  // what the process printed (kept to the limit), for tools whose reports are read
     harness::Observation seen;
-    // The emulator's second run with the blocks in reverse order (--reversed-too), when it made one.
+    // The emulator's second run with the blocks in reverse order (a process of its own), when it made one.
     std::shared_ptr<harness::Observation> reversed;
 };
 

@@ -7,11 +7,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
 #include "files.hpp"
 #include "outputs.hpp"
+#include "result_channel.hpp"
 #include "sanitizer.hpp"
 
 namespace fs = std::filesystem;
@@ -41,12 +43,15 @@ std::string run_problem(const Outcome& o) {
            (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 20));
 }
 
-// Reads a runner's observation of `input` from `path`.
-Run read_run(const std::string& path, std::size_t n) {
+using harness::channel::Kind;
+using Step = std::pair<Kind, std::uint64_t>;  // a frame of the result channel: its kind and index
+
+// The observation of `input` that a frame holds.
+Run decode_run(std::string_view payload, std::size_t n) {
     Run r;
     try {
-        r.seen = harness::read_observation(path);
-        if (r.seen.n != n) throw std::runtime_error("the result file is for another input");
+        r.seen = harness::decode_observation(payload);
+        if (r.seen.n != n) throw std::runtime_error("the result is for another input");
         r.ok = true;
     } catch (const std::exception& e) {
         r.problem = std::string("the test program exited without a valid result (") + e.what() + ")";
@@ -54,29 +59,59 @@ Run read_run(const std::string& path, std::size_t n) {
     return r;
 }
 
-// How far a plan's process got: run k has ended once outputs[k] exists.
+// What a process sent through its result channel, checked against the steps
+// it was asked for (each at most once): where code of the submission wrote
+// there, `forged` says so and no frame counts.
+struct Received {
+    std::map<Step, std::string_view> frames;
+    std::string forged;
+    Received(const std::string& bytes, const std::vector<Step>& asked) {
+        const harness::channel::Parsed got = harness::channel::parse(bytes);
+        forged = harness::channel::check_frames(got, asked);
+        if (forged.empty())
+            for (const auto& f : got.frames) frames[{f.kind, f.index}] = f.payload;
+    }
+    const std::string_view* find(Step step) const {
+        const auto it = frames.find(step);
+        return it == frames.end() ? nullptr : &it->second;
+    }
+};
+
+// How far a plan's process got: step k has ended once its frame came.
 struct PlanProgress {
-    std::vector<std::string> outputs;
+    std::vector<Step> steps;
+    std::string results;  // the result channel's bytes so far (run_contained appends)
     std::size_t done = 0;
-    double last = 0;  // seconds from the start to the end of the last run ended
+    double last = 0;  // seconds from the start to the end of the last step ended
     Clock::time_point start = Clock::now();
 };
 
-// Limits for a process running a plan: run k may take allowance(k) from the
-// end of the run before (the first from the start), the whole their sum.
+// Limits for a process running a plan: step k may take allowance(k) from the
+// end of the step before (the first from the start), the whole their sum.
 Limits plan_limits(const std::shared_ptr<PlanProgress>& progress, const std::function<double(std::size_t)>& allowance) {
     double total = 0;
-    for (std::size_t k = 0; k < progress->outputs.size(); ++k) total += allowance(k);
+    for (std::size_t k = 0; k < progress->steps.size(); ++k) total += allowance(k);
     Limits limits{total};
     limits.step_deadline = [progress, allowance, total] {
         PlanProgress& p = *progress;
-        while (p.done < p.outputs.size() && fs::exists(p.outputs[p.done])) {
-            ++p.done;
-            p.last = since(p.start);
+        if (p.done < p.steps.size()) {
+            std::set<Step> came;
+            for (const auto& f : harness::channel::parse(p.results).frames) came.insert({f.kind, f.index});
+            while (p.done < p.steps.size() && came.count(p.steps[p.done])) {
+                ++p.done;
+                p.last = since(p.start);
+            }
         }
-        return p.done < p.outputs.size() ? p.last + allowance(p.done) : total;
+        return p.done < p.steps.size() ? p.last + allowance(p.done) : total;
     };
     return limits;
+}
+
+// Every plan's steps: an observation per call, in order.
+std::vector<Step> observations(std::size_t calls) {
+    std::vector<Step> steps;
+    for (std::size_t k = 0; k < calls; ++k) steps.push_back({Kind::observation, k});
+    return steps;
 }
 
 }  // namespace
@@ -107,31 +142,29 @@ std::string ProcessExecutor::name(const char* prefix) { return prefix + std::to_
 // The file holding `call`'s input, written by the first plan that needs it:
 // a submission's plans, the processes that follow a broken device and the
 // slot's later submissions all read the same files (lab 04's and lab 05's
-// largest inputs are 24 and 12 MB). The compute-sanitizer tools' plans run
-// at once, hence the lock; a file appears whole, by rename.
+// largest inputs are 24 and 12 MB). Named by a counter, never by the
+// dataset's seed: a hidden dataset's seed is the dataset. The
+// compute-sanitizer tools' plans run at once, hence the lock; a file appears
+// whole, by rename.
 std::string ProcessExecutor::input_file(const LabCall& call) const {
-    const std::string path = inputs_ + "/" + datasets::distribution_name(call.spec.dist) + "-" +
-                             std::to_string(call.spec.n) + "-" + std::to_string(call.spec.seed) + ".in";
-    std::lock_guard<std::mutex> lock(mutex_for(path));
-    if (!fs::exists(path)) {
+    const std::string key = std::string(datasets::distribution_name(call.spec.dist)) + "-" + std::to_string(call.spec.n) + "-" +
+                            std::to_string(call.spec.seed);
+    std::lock_guard<std::mutex> lock(inputs_mutex_);
+    auto [it, added] = input_names_.insert({key, ""});
+    if (added) {
+        it->second = inputs_ + "/input-" + std::to_string(input_names_.size()) + ".in";
         fs::create_directories(inputs_);
-        write_input(path + ".part", *call.input);
-        fs::rename(path + ".part", path);
+        write_input(it->second + ".part", *call.input);
+        fs::rename(it->second + ".part", it->second);
     }
-    return path;
+    return it->second;
 }
 
-// scan-run's plan of `calls` in `dir`: each call's output file.
-std::vector<std::string> ProcessExecutor::write_plan(const Workspace& ws, const std::string& dir,
-                                                     const std::vector<LabCall>& calls) const {
-    std::vector<std::string> outputs;
+// scan-run's plan of `calls` in `dir`.
+void ProcessExecutor::write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) const {
     std::string plan;
-    for (std::size_t k = 0; k < calls.size(); ++k) {
-        outputs.push_back(dir + "/r" + std::to_string(k) + ".obs");
-        plan += ws.observer(*calls[k].lab) + "\t" + calls[k].function + "\t" + input_file(calls[k]) + "\t" + outputs.back() + "\n";
-    }
+    for (const LabCall& call : calls) plan += ws.observer(*call.lab) + "\t" + call.function + "\t" + input_file(call) + "\n";
     std::ofstream(dir + "/plan.txt") << plan;
-    return outputs;
 }
 
 std::vector<BuildResult> ProcessExecutor::build(std::size_t backend,
@@ -144,8 +177,9 @@ std::optional<BuildResult> ProcessExecutor::nvcc_check(const catalog::Lab& lab, 
                               ctx_.rubric.build_timeout_s, ctx_.sandbox);
 }
 
-// Runs the emulator's `runner` on `input` in `scratch`, its files named
-// after `name` (runs in one scratch folder at once need names of their own).
+// Runs the emulator's `runner` on `input` in a folder of its own under
+// `scratch`, named after `name`, new and removed after: nothing one run
+// leaves there reaches another (a later dataset, the reversed run).
 Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& name, const std::string& runner,
                                 const std::string& function, const std::vector<float>& input, double timeout_s,
                                 bool contained, std::vector<std::string> extra) {
@@ -154,44 +188,50 @@ Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& n
     Limits limits{timeout_s};
     if (!gpu_id_.empty()) limits.nice = 10;
     const std::string build = fs::path(runner).parent_path().parent_path().string();
-    std::vector<std::string> program = {runner};
-    const std::string in = scratch + "/" + name + ".in", out = scratch + "/" + name + ".obs";
-    fs::remove(out);
+    const std::string dir = scratch + "/" + name, in = dir + "/input";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
     write_input(in, input);
-    program.insert(program.end(), {"--function", function, "--input", in, "--output", out});
+    std::vector<std::string> program = {runner, "--function", function, "--input", in, "--result-fd", std::to_string(kResultFd)};
     program.insert(program.end(), extra.begin(), extra.end());
     // The runner's build folder (build/labs/labNN-run) stays readable under the hidden work folder.
-    const Outcome o = run_contained(program, scratch, {scratch}, limits, contained ? ctx_.sandbox : Sandbox{},
-                                    {build}, env());
+    std::string results;
+    const Outcome o = run_contained(program, dir, {dir}, limits, contained ? ctx_.sandbox : Sandbox{}, {build}, env(), &results);
+    const Received got(results, {{Kind::observation, 0}});
     Run r;
-    if (!o.ok()) {
+    if (!got.forged.empty()) {
+        r.problem = got.forged;
+    } else if (!o.ok()) {
         r.timed_out = o.timed_out;
         r.problem = run_problem(o);
+    } else if (const std::string_view* frame = got.find({Kind::observation, 0})) {
+        r = decode_run(*frame, input.size());
     } else {
-        r = read_run(out, input.size());
-        if (r.ok && fs::exists(out + ".reversed")) {
-            Run second = read_run(out + ".reversed", input.size());
-            if (!second.ok) r = second;
-            else r.reversed = std::make_shared<harness::Observation>(std::move(second.seen));
-        }
+        r.problem = "the test program exited without a valid result (it sent none)";
     }
     r.output = o.output;
-    fs::remove(in);
-    fs::remove(out);
-    fs::remove(out + ".reversed");
+    std::error_code ec;
+    fs::remove_all(dir, ec);
     return r;
 }
 
+// The reversed run is a process of its own: a submission that remembers its
+// first answer (in memory, a file, the environment) has nothing of it there.
 Run ProcessExecutor::emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input,
                              double timeout_s, Trace trace) {
     const Workspace& emu = *workspace("emu");
     const std::string scratch = emu.scratch() + "/" + (trace == Trace::divergence ? "divergence" : lab.suite);
     fs::create_directories(scratch);
-    std::vector<std::string> extra;
-    if (trace == Trace::reversed_too) extra = {"--reversed-too"};
-    if (trace == Trace::divergence) extra = {"--divergence"};
-    return run_runner(scratch, name(trace == Trace::divergence ? "d" : "u"), emu.runner(lab), function, input,
-                      timeout_s, true, extra);
+    if (trace == Trace::divergence)
+        return run_runner(scratch, name("d"), emu.runner(lab), function, input, timeout_s, true, {"--divergence"});
+    const double each = trace == Trace::reversed_too ? timeout_s / 2 : timeout_s;
+    Run r = run_runner(scratch, name("u"), emu.runner(lab), function, input, each, true);
+    if (trace == Trace::reversed_too && r.ok && !r.seen.sticky && r.seen.blocks > r.seen.launches) {
+        Run second = run_runner(scratch, name("u"), emu.runner(lab), function, input, each, true, {"--block-order", "reverse"});
+        if (!second.ok) r = std::move(second);
+        else r.reversed = std::make_shared<harness::Observation>(std::move(second.seen));
+    }
+    return r;
 }
 
 // Kept in the work folder: the reference does not change between
@@ -207,8 +247,13 @@ Run ProcessExecutor::reference_divergence(const catalog::Lab& lab, const catalog
     std::lock_guard<std::mutex> lock(mutex_for(cached));
     std::error_code ec;
     if (fs::exists(cached) && fs::last_write_time(cached, ec) >= fs::last_write_time(runner, ec)) {
-        Run r = read_run(cached, input.size());
-        if (r.ok) return r;
+        try {
+            Run r;
+            r.seen = harness::read_observation(cached);
+            r.ok = r.seen.n == input.size();
+            if (r.ok) return r;
+        } catch (const std::exception&) {  // run again below
+        }
     }
     fs::create_directories(dir);
     Run r = run_runner(dir, "run-" + stem, runner, fn.name, input, run_timeout(ctx_, "emu", spec.n), false, {"--divergence"});
@@ -225,21 +270,26 @@ PlanRun ProcessExecutor::gpu_plan(const std::vector<LabCall>& calls) {
     fs::create_directories(dir);
     const Rubric& rubric = ctx_.rubric;
     auto progress = std::make_shared<PlanProgress>();
-    progress->outputs = write_plan(ws, dir, calls);
+    write_plan(ws, dir, calls);
+    progress->steps = observations(calls.size());
     const Limits limits = plan_limits(progress, [&](std::size_t k) {
         const double per_million = rubric.gpu_per_million_s * static_cast<double>(calls[k].input->size()) / 1e6;
         return (k == 0 ? rubric.run_base_s : rubric.gpu_step_s) + per_million;
     });
-    const Outcome o =
-        run_contained({ws.scan_run(), "--plan", dir + "/plan.txt"}, dir, {dir}, limits, ctx_.sandbox, {ws.build_dir(), inputs_}, env());
+    const Outcome o = run_contained({ws.scan_run(), "--plan", dir + "/plan.txt", "--result-fd", std::to_string(kResultFd)}, dir,
+                                    {dir}, limits, ctx_.sandbox, {ws.build_dir(), inputs_}, env(), &progress->results);
+    const Received got(progress->results, progress->steps);
     PlanRun out;
-    for (std::size_t k = 0; k < calls.size() && fs::exists(progress->outputs[k]); ++k)
-        out.done.push_back(read_run(progress->outputs[k], calls[k].input->size()));
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+        const std::string_view* frame = got.find({Kind::observation, k});
+        if (!frame) break;
+        out.done.push_back(decode_run(*frame, calls[k].input->size()));
+    }
     if (out.done.size() < calls.size()) {
         out.restart = o.exit_code == 3 && !out.done.empty();
         out.cannot_run = o.exit_code == 77 || !o.started;
         out.failed.timed_out = o.timed_out;
-        out.failed.problem = run_problem(o);
+        out.failed.problem = got.forged.empty() ? run_problem(o) : got.forged;
     }
     fs::remove_all(dir);
     return out;
@@ -263,16 +313,19 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
     fs::remove_all(dir);
     fs::create_directories(dir);
     auto progress = std::make_shared<PlanProgress>();
-    progress->outputs = write_plan(cuda, dir, calls);
-    const auto output = [&](std::size_t k) { return progress->outputs[k]; };
+    write_plan(cuda, dir, calls);
+    progress->steps = observations(calls.size());
     const std::size_t limit = kReportsShown * calls.size();
     std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", std::to_string(kToolFound),
                                         "--print-limit", std::to_string(limit)};
     if (tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
-    program.insert(program.end(), {cuda.scan_run(), "--plan", dir + "/plan.txt", "--marks", "--reset-after-leak"});
+    program.insert(program.end(), {cuda.scan_run(), "--plan", dir + "/plan.txt", "--result-fd", std::to_string(kResultFd),
+                                   "--marks", "--reset-after-leak"});
     Limits limits = plan_limits(progress, [&](std::size_t) { return ctx_.rubric.sanitizer_timeout_s; });
     limits.output_bytes *= calls.size();
-    const Outcome o = run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir(), inputs_}, env());
+    const Outcome o =
+        run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir(), inputs_}, env(), &progress->results);
+    const Received got(progress->results, progress->steps);
     const SanitizerRuns split = split_sanitizer_runs(o.output, limit, kReportsShown);
     // What a process of its own ending as this one did would have said.
     const auto alone = [&](std::size_t k, Outcome ending) {
@@ -281,8 +334,8 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
     };
     PlanRun out;
     bool sticky = false;
-    for (std::size_t k = 0; k < calls.size() && k < split.complete && !sticky && fs::exists(output(k)); ++k) {
-        Run seen = read_run(output(k), calls[k].input->size());
+    for (std::size_t k = 0; k < calls.size() && k < split.complete && !sticky && got.find({Kind::observation, k}); ++k) {
+        Run seen = decode_run(*got.find({Kind::observation, k}), calls[k].input->size());
         sticky = seen.ok && seen.seen.sticky;
         Run r;
         if (split.reports[k] > 0) {
@@ -307,7 +360,7 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
             const Outcome ending = alone(k, o);
             out.cannot_run = o.exit_code == 77 || !o.started;
             out.failed.timed_out = o.timed_out;
-            out.failed.problem = run_problem(ending);
+            out.failed.problem = got.forged.empty() ? run_problem(ending) : got.forged;
             out.failed.output = ending.output;
         }
     }
@@ -347,10 +400,6 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
     const Workspace& cuda = *workspace("cuda");
     const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, rubric.build_timeout_s);
     const std::string scratch = cuda.scratch();
-    const auto file = [&](std::size_t k, const char* ext) {
-        return scratch + "/timing-" + fns[k].first->suite + "-" + fns[k].second->name + ext;
-    };
-    const std::string held = scratch + "/timing-held";
     // Each step gets its own allowance, counted from the end of the one
     // before: a function's outputs, the wait for the GPU alone (other slots'
     // runs and timings end first, each within its own limits), its timing.
@@ -366,17 +415,14 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             const catalog::Lab& lab = *fns[k].first;
             const std::string reference =
                 reference_build(ctx_.work, ctx_.kit, "cuda", reference_target(lab, "cuda"), rubric.build_timeout_s);
-            fs::remove(file(k, ".json"));
-            fs::remove(file(k, ".bin"));
-            plan += lab.id + "\t" + fns[k].second->name + "\t" + cuda.module(lab) + "\t" + reference + "\t" +
-                    file(k, ".json") + "\t" + file(k, ".bin") + "\n";
-            progress->outputs.push_back(file(k, ".bin"));
+            plan += lab.id + "\t" + fns[k].second->name + "\t" + cuda.module(lab) + "\t" + reference + "\n";
         }
-        fs::remove(held);
-        progress->outputs.push_back(held);
-        for (std::size_t k : pending) progress->outputs.push_back(file(k, ".json"));
-        std::ofstream(scratch + "/timing-plan.txt") << plan;
+        // Plan line `line`'s frames: its outputs, then (after `held`) its timing.
         const std::size_t m = pending.size();
+        progress->steps = observations(m);
+        progress->steps.push_back({Kind::held, 0});
+        for (std::size_t line = 0; line < m; ++line) progress->steps.push_back({Kind::timing, line});
+        std::ofstream(scratch + "/timing-plan.txt") << plan;
         const Limits limits =
             plan_limits(progress, [&, m](std::size_t i) { return i < m ? observing : i == m ? kGpuWaitS : timing; });
         std::vector<std::string> command = {
@@ -384,43 +430,44 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
             "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
             "--decide", fixed(rubric.timing_full_within, 6) + ":" + fixed(rubric.timing_zero_at, 6) + ":" + fixed(rubric.timing_ratio_step, 6),
-            "--grading", "--held", held};
+            "--grading", "--result-fd", std::to_string(kResultFd)};
         std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()};
         if (!gpu_lock.empty()) {
             command.insert(command.end(), {"--gpu-lock", gpu_lock});
             readable.push_back(fs::path(gpu_lock).parent_path().string());
         }
-        Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox, readable, env());
+        Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
+        const Received got(progress->results, progress->steps);
+        const auto frame = [&](std::size_t line, Kind kind) { return got.find({kind, line}); };
         const std::optional<std::size_t> stopped =
-            plan_stopped_at(m, [&](std::size_t line, bool json) { return fs::exists(file(pending[line], json ? ".json" : ".bin")); });
+            plan_stopped_at(m, [&](std::size_t line, bool json) { return frame(line, json ? Kind::timing : Kind::observation); });
         std::vector<std::size_t> again;  // the functions the failure left untimed: a new process
         for (std::size_t line = 0; line < m; ++line) {
             const std::size_t k = pending[line];
             TimingRun& run = out[k];
-            if (stopped == line) {
-                const std::string missing = file(k, fs::exists(file(k, ".bin")) ? ".json" : ".bin");
-                if (o.ok()) run.problem = "the timing program left no valid result (no " + missing + ")";
+            if (!got.forged.empty()) {
+                run.problem = got.forged;
+            } else if (stopped == line) {
+                const char* missing = frame(line, Kind::observation) ? "its timing" : "its outputs";
+                if (o.ok()) run.problem = std::string("the timing program left no valid result (it sent none of ") + missing + ")";
                 else {
                     o.seconds -= progress->last;  // this step's time, as its own process had it
                     run.problem = "the timing program " + o.describe() +
                                   (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12));
                 }
-            } else if (!fs::exists(file(k, ".json"))) {
+            } else if (!frame(line, Kind::timing)) {
                 again.push_back(k);
-                continue;
             } else {
                 try {
-                    run.timed = read_timing(file(k, ".json"));
+                    run.timed = parse_timing(*frame(line, Kind::timing));
                     if (run.timed.problem.empty()) {  // scan-bench's own verdict (a wrong call, the copy floor) needs no outputs
-                        run.seen = harness::read_observation(file(k, ".bin"));
+                        run.seen = harness::decode_observation(*frame(line, Kind::observation));
                         if (run.seen.n != spec.n) throw std::runtime_error("the outputs are for another input");
                     }
                 } catch (const std::exception& e) {
                     run.problem = std::string("the timing program left no valid result (") + e.what() + ")";
                 }
             }
-            fs::remove(file(k, ".json"));
-            fs::remove(file(k, ".bin"));
         }
         pending = std::move(again);
     }

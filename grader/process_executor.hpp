@@ -4,6 +4,8 @@
 #pragma once
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,12 +43,14 @@ private:
                    std::vector<std::string> extra = {});
     std::string name(const char* prefix);  // a scratch file name no other run of this slot has
     std::string input_file(const LabCall& call) const;
-    std::vector<std::string> write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) const;
+    void write_plan(const Workspace& ws, const std::string& dir, const std::vector<LabCall>& calls) const;
 
     const Context& ctx_;
     std::string gpu_id_;
     std::vector<std::unique_ptr<Workspace>> workspaces_;  // in ctx.backends' order
     std::string inputs_;  // the GPU plans' input files, each written once a grader run (input_file)
+    mutable std::mutex inputs_mutex_;
+    mutable std::map<std::string, std::string> input_names_;  // a dataset's key to its file, named by a counter
     std::atomic<unsigned> runs_{0};
 };
 

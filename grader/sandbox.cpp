@@ -40,8 +40,10 @@ namespace {
 std::vector<std::string> bwrap_prefix(const Sandbox& sandbox, const std::vector<std::string>& writable,
                                       const std::vector<std::string>& visible, const std::string& cwd) {
     // /dev is bound whole: the GPU's device files must be there.
+    // /dev/shm private: a run must not leave files there for a later run (or
+    // the host) to find.
     std::vector<std::string> args = {find_in_path("bwrap"), "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
-                                     "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid",
+                                     "--tmpfs", "/dev/shm", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid",
                                      "--unshare-ipc", "--die-with-parent", "--new-session"};
     for (const auto& path : sandbox.hide) {
         std::error_code ec;
@@ -98,6 +100,8 @@ std::string signal_name(int signal) {
 
 std::string Outcome::describe() const {
     if (!started) return "could not be started: " + output;
+    if (results_over_cap) return "sent more to the grader's result channel than any run's results (" +
+                                 std::to_string(Limits{}.result_bytes >> 20) + " MiB) and was killed";
     if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s and was killed";
     if (signal) return "was killed by signal " + std::to_string(signal) + " (" + signal_name(signal) + ")";
     return "exited with code " + std::to_string(exit_code);
@@ -137,7 +141,8 @@ void trace(const std::vector<std::string>& argv, std::chrono::steady_clock::time
 
 Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
                       const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
-                      const std::vector<std::string>& visible, const std::vector<std::string>& extra_env) {
+                      const std::vector<std::string>& visible, const std::vector<std::string>& extra_env,
+                      std::string* results) {
     std::vector<std::string> full = sandbox.enabled ? bwrap_prefix(sandbox, writable, visible, cwd) : std::vector<std::string>{};
     full.insert(full.end(), argv.begin(), argv.end());
     std::vector<char*> cargs;
@@ -156,9 +161,15 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
         out.output = "the grader is stopping";
         return out;
     }
-    int pipe_fds[2];
+    int pipe_fds[2], result_fds[2] = {-1, -1};
     if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
         out.output = std::strerror(errno);
+        return out;
+    }
+    if (results && pipe2(result_fds, O_CLOEXEC) != 0) {
+        out.output = std::strerror(errno);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
         return out;
     }
     // Everything the child needs is prepared above: between vfork and exec it
@@ -182,6 +193,10 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
         prctl(PR_SET_PDEATHSIG, SIGKILL);  // and a grader killed outright takes it along
         dup2(pipe_fds[1], 1);
         dup2(pipe_fds[1], 2);
+        if (result_fds[1] >= 0) {  // kept across exec: dup2 onto itself would keep O_CLOEXEC
+            if (result_fds[1] == kResultFd) fcntl(kResultFd, F_SETFD, 0);
+            else dup2(result_fds[1], kResultFd);
+        }
         const int null_fd = open("/dev/null", O_RDONLY);
         dup2(null_fd, 0);
         setrlimit(RLIMIT_FSIZE, &fsize);
@@ -195,8 +210,10 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     }
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     close(pipe_fds[1]);
+    if (result_fds[1] >= 0) close(result_fds[1]);
     if (pid < 0) {
         close(pipe_fds[0]);
+        if (result_fds[0] >= 0) close(result_fds[0]);
         out.output = std::strerror(errno);
         return out;
     }
@@ -208,26 +225,43 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
     const auto deadline = [&] {
         return limits.step_deadline ? std::min(limits.timeout_s, limits.step_deadline()) : limits.timeout_s;
     };
-    char buffer[65536];
-    for (bool open_pipe = true; open_pipe;) {
+    // Both pipes read as they fill, until the program and everything it
+    // started closed them: a result channel left unread would block it.
+    std::vector<char> buffer(1 << 20);
+    pollfd fds[2] = {{pipe_fds[0], POLLIN, 0}, {result_fds[0], POLLIN, 0}};
+    while (fds[0].fd >= 0 || fds[1].fd >= 0) {
         const double left = deadline() - since(start);
         if (left <= 0) {
             out.timed_out = true;
             kill(-pid, SIGKILL);
             break;
         }
-        pollfd p{pipe_fds[0], POLLIN, 0};
         const double wait = limits.step_deadline ? std::min(left, 0.2) : left;
-        if (poll(&p, 1, static_cast<int>(wait * 1000) + 1) <= 0) continue;
-        const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
-        if (got <= 0) open_pipe = false;
-        else {
-            const std::size_t keep = std::min<std::size_t>(got, limits.output_bytes - std::min(limits.output_bytes, out.output.size()));
-            out.output.append(buffer, keep);
-            out.dropped += static_cast<std::size_t>(got) - keep;
+        if (poll(fds, 2, static_cast<int>(wait * 1000) + 1) <= 0) continue;
+        for (pollfd& p : fds) {
+            if (p.fd < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t got = read(p.fd, buffer.data(), buffer.size());
+            if (got <= 0) {
+                close(p.fd);
+                p.fd = -1;
+            } else if (&p == &fds[1]) {
+                if (results->size() + static_cast<std::size_t>(got) > limits.result_bytes) {
+                    out.results_over_cap = true;
+                    kill(-pid, SIGKILL);
+                    close(p.fd);
+                    p.fd = -1;
+                } else {
+                    results->append(buffer.data(), static_cast<std::size_t>(got));
+                }
+            } else {
+                const std::size_t keep = std::min<std::size_t>(got, limits.output_bytes - std::min(limits.output_bytes, out.output.size()));
+                out.output.append(buffer.data(), keep);
+                out.dropped += static_cast<std::size_t>(got) - keep;
+            }
         }
     }
-    close(pipe_fds[0]);
+    for (const pollfd& p : fds)
+        if (p.fd >= 0) close(p.fd);
     int status = 0;
     // The pipe closed: wait for the exit, still within the timeout.
     while (waitpid(pid, &status, WNOHANG) == 0) {

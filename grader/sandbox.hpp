@@ -26,6 +26,7 @@ struct Limits {
     std::function<double()> step_deadline = nullptr;
     std::size_t output_bytes = 64 * 1024;      // kept of stdout+stderr; the rest counted, dropped
     std::size_t file_bytes = 1ull << 30;       // RLIMIT_FSIZE: the largest file it may write
+    std::size_t result_bytes = 3ull << 30;     // what the result channel may carry: 128 MiB an observation at 2^24
     int nice = 0;  // CPU-only work yields to the processes that keep a GPU busy
 };
 
@@ -34,10 +35,11 @@ struct Outcome {
     int signal = 0;      // when a signal ended it
     bool timed_out = false;
     bool started = false;
+    bool results_over_cap = false;  // the result channel carried more than Limits::result_bytes: killed
     std::string output;  // stdout and stderr, interleaved, truncated to the limit
     std::size_t dropped = 0;
     double seconds = 0;
-    bool ok() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+    bool ok() const { return started && !timed_out && !results_over_cap && signal == 0 && exit_code == 0; }
     std::string describe() const;  // "exited with code 3", "killed by SIGSEGV", "timed out after 10 s"
 };
 
@@ -49,12 +51,20 @@ std::string signal_name(int signal);
 // unset), or "" where none is.
 std::string find_in_path(const std::string& name);
 
+// The descriptor a runner's result channel has in it (--result-fd).
+constexpr int kResultFd = 3;
+
 // Runs argv in `cwd`. Inside the sandbox `writable` folders stay writable and
 // `visible` ones readable, even under a hidden folder. `env` adds NAME=VALUE
-// entries to the minimal environment (CUDA_VISIBLE_DEVICES).
+// entries to the minimal environment (CUDA_VISIBLE_DEVICES). With `results`,
+// the program gets the write end of a pipe as descriptor kResultFd and
+// everything it writes there is appended to *results as it comes (a
+// Limits::step_deadline may read it), never to a file
+// (labs/common/result_channel.hpp).
 Outcome run_contained(const std::vector<std::string>& argv, const std::string& cwd,
                       const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
-                      const std::vector<std::string>& visible = {}, const std::vector<std::string>& env = {});
+                      const std::vector<std::string>& visible = {}, const std::vector<std::string>& env = {},
+                      std::string* results = nullptr);
 
 // Stopping cleanly (SIGINT, SIGTERM): stop_children() kills the process group
 // of every program run_contained has running, GPU work included, and makes

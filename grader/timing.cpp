@@ -18,8 +18,10 @@ double timing_part(const Rubric& rubric, double ratio) {
     return score::timing_part(ratio, rubric.timing_full_within, rubric.timing_zero_at, rubric.timing_ratio_step);
 }
 
-Timed read_timing(const std::string& path) {
-    const nlohmann::json doc = nlohmann::json::parse(read_file(path));
+Timed read_timing(const std::string& path) { return parse_timing(read_file(path)); }
+
+Timed parse_timing(std::string_view json) {
+    const nlohmann::json doc = nlohmann::json::parse(json);
     const nlohmann::json& size = doc.at("results").at(0).at("sizes").at(0);
     Timed t;
     t.checked_calls = size.value("checked_calls", std::size_t{0});

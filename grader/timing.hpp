@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "rubric.hpp"
 
@@ -32,12 +33,13 @@ struct Timed {
 // A run with a problem needs no times. Without one, a time under the copy's
 // is a problem too (the roofline floor, score::impossible_time), whatever the file says.
 Timed read_timing(const std::string& path);
+Timed parse_timing(std::string_view json);  // the same, of the JSON text (a frame of the result channel)
 
-// Where a `scan-bench --plan` process stopped: it writes every function's
+// Where a `scan-bench --plan` process stopped: it sends every function's
 // outputs in plan order, then every function's timing (its JSON) in plan
 // order, so the first function missing its outputs, or else the first
-// missing its JSON, is the one it failed on; none when every file is there.
-// `has(k, json)`: whether plan line k's outputs (false) or JSON (true) exist.
+// missing its JSON, is the one it failed on; none when every frame came.
+// `has(k, json)`: whether plan line k's outputs (false) or JSON (true) came.
 std::optional<std::size_t> plan_stopped_at(std::size_t lines, const std::function<bool(std::size_t, bool)>& has);
 
 }  // namespace grader

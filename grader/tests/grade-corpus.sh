@@ -101,11 +101,15 @@ grep -q 'typo-rubric.json.lab is not a rubric field; did you mean "labs"?' "$out
 # only the sandbox keeps: without one it is reported, not checked).
 if grep -q '^no sandbox was used' "$out/adv-write-outside/feedback.txt"; then
     echo "# not checked: adv-write-outside ran without a sandbox ($(grep '^no sandbox' "$out/adv-write-outside/feedback.txt"))"
-elif [ ! -e /tmp/scan-labs-corpus-escape.txt ]; then
-    expect yes "adv-write-outside left no file in /tmp"
 else
-    rm -f /tmp/scan-labs-corpus-escape.txt
-    expect no "adv-write-outside wrote /tmp/scan-labs-corpus-escape.txt"
+    for escape in /tmp/scan-labs-corpus-escape.txt /dev/shm/scan-labs-corpus-escape.txt; do
+        if [ ! -e "$escape" ]; then
+            expect yes "adv-write-outside left no file in $(dirname "$escape")"
+        else
+            rm -f "$escape"
+            expect no "adv-write-outside wrote $escape"
+        fi
+    done
 fi
 
 # Hidden datasets: no output a student reads (every results folder above, the

@@ -162,7 +162,7 @@ int written_by_kernel(const float*) { return -1; }
 void given(const float*, std::size_t) {}
 std::string block_order() { return ""; }
 bool set_block_order(const std::string&) { return false; }
-void limit_spinning(unsigned long long) {}  // a GPU has no watchdog of the emulator's
+void limit_spinning(unsigned long long, bool) {}  // a GPU has no watchdog of the emulator's
 
 Usage in_use() {
     std::lock_guard<std::mutex> lock(g_mutex);

@@ -90,8 +90,8 @@ void given(const float* p, std::size_t count) { simt::set_given_bytes(p, count *
 std::string block_order() { return simt::block_order(); }
 bool set_block_order(const std::string& spec) { return simt::set_block_order(spec); }
 
-void limit_spinning(unsigned long long basic_blocks) {
-    if (std::getenv("SIMT_SPIN_BUDGET") == nullptr) simt::set_spin_budget(basic_blocks);
+void limit_spinning(unsigned long long basic_blocks, bool over_environment) {
+    if (over_environment || std::getenv("SIMT_SPIN_BUDGET") == nullptr) simt::set_spin_budget(basic_blocks);
 }
 
 Usage in_use() {

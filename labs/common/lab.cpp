@@ -19,8 +19,8 @@ std::vector<LabFunction> lab_functions() {
     return out;
 }
 
-void configure_device() {
-    if (const catalog::Lab* lab = catalog::find(kLab.id)) device::limit_spinning(lab->spin_budget);
+void configure_device(bool from_command_line) {
+    if (const catalog::Lab* lab = catalog::find(kLab.id)) device::limit_spinning(lab->spin_budget, from_command_line);
 }
 
 }  // namespace harness

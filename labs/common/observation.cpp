@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 #include <stdexcept>
 
 #include "compare.hpp"
@@ -181,7 +182,7 @@ struct Writer {
 };
 
 struct Reader {
-    std::string bytes;
+    std::string_view bytes;
     std::size_t at = sizeof kMagic;
     void raw(void* p, std::size_t size) {
         if (size > bytes.size() - at) throw std::runtime_error("the result file is truncated or corrupt");
@@ -250,7 +251,7 @@ finding::Finding read_finding(Reader& r) {
 
 }  // namespace
 
-void write_observation(const std::string& path, const Observation& seen) {
+std::string encode_observation(const Observation& seen) {
     Writer w;
     // The two arrays are nearly all of it (128 MiB for a timing run's 2^24
     // elements): one allocation, not a copy at every doubling.
@@ -290,8 +291,13 @@ void write_observation(const std::string& path, const Observation& seen) {
     w.u64(static_cast<std::uint64_t>(seen.blocks));
     w.u64(static_cast<std::uint64_t>(static_cast<long long>(seen.output_from_kernel)));
     w.str(seen.block_order);
+    return std::move(w.bytes);
+}
+
+void write_observation(const std::string& path, const Observation& seen) {
+    const std::string bytes = encode_observation(seen);
     std::ofstream file(path, std::ios::binary);
-    file.write(w.bytes.data(), static_cast<std::streamsize>(w.bytes.size()));
+    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!file.flush()) throw std::runtime_error("cannot write " + path);
 }
 
@@ -300,11 +306,15 @@ Observation read_observation(const std::string& path) {
     if (!file) throw std::runtime_error("no result file was written");
     // Read whole, in one call: a character at a time took a large run's
     // 128 MiB about half a second.
-    Reader r;
-    r.bytes.resize(static_cast<std::size_t>(std::max<std::streamoff>(file.tellg(), 0)));
+    std::string bytes(static_cast<std::size_t>(std::max<std::streamoff>(file.tellg(), 0)), '\0');
     file.seekg(0);
-    if (!file.read(r.bytes.data(), static_cast<std::streamsize>(r.bytes.size())))
+    if (!file.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
         throw std::runtime_error("the result file could not be read");
+    return decode_observation(bytes);
+}
+
+Observation decode_observation(std::string_view bytes) {
+    Reader r{bytes};
     if (r.bytes.size() < sizeof kMagic || std::memcmp(r.bytes.data(), kMagic, sizeof kMagic) != 0)
         throw std::runtime_error("the result file is not a scan-labs observation");
     Observation seen;

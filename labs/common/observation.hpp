@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -111,8 +112,11 @@ struct Check {
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
                          bool exact, const std::string& function);
 
-// The runner's result file. read_observation throws std::runtime_error naming
-// what is wrong with a missing, short or corrupt file.
+// An observation as bytes: what a runner sends the grader (result_channel.hpp),
+// and a file's content. decode_observation and read_observation throw
+// std::runtime_error naming what is wrong with missing, short or corrupt bytes.
+std::string encode_observation(const Observation& seen);
+Observation decode_observation(std::string_view bytes);
 void write_observation(const std::string& path, const Observation& seen);
 Observation read_observation(const std::string& path);
 

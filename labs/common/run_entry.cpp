@@ -1,12 +1,11 @@
 #include "run_entry.hpp"
 
-#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
 
-#include "device.hpp"
 #include "observe.hpp"
+#include "result_channel.hpp"
 
 namespace harness {
 namespace {
@@ -22,16 +21,9 @@ std::vector<float> read_input(const std::string& path) {
     return values;
 }
 
-void write(const std::string& path, const Observation& seen) {
-    const std::string partial = path + ".partial";
-    write_observation(partial, seen);
-    if (std::rename(partial.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + partial);
-}
-
 }  // namespace
 
-EntryEnd run_entry(const LabFunction& fn, const std::string& input, const std::string& output, bool reversed_too,
-                   const std::string& block_order, std::string& why) {
+EntryEnd run_entry(const LabFunction& fn, const std::string& input, int result_fd, std::uint64_t index, std::string& why) {
     std::vector<float> values;
     try {
         values = read_input(input);
@@ -41,17 +33,12 @@ EntryEnd run_entry(const LabFunction& fn, const std::string& input, const std::s
     }
     const Observation seen = observe(fn, values);
     try {
-        if (reversed_too && !seen.sticky && seen.blocks > seen.launches) {
-            device::set_block_order("reverse");
-            write(output + ".reversed", observe(fn, values));
-            device::set_block_order(block_order.empty() ? "default" : block_order);
-        }
-        write(output, seen);
+        channel::send(result_fd, channel::Kind::observation, index, encode_observation(seen));
     } catch (const std::exception& e) {
         why = e.what();
-        return EntryEnd::cannot_write;
+        return EntryEnd::cannot_send;
     }
-    return seen.sticky ? EntryEnd::device_unusable : EntryEnd::written;
+    return seen.sticky ? EntryEnd::device_unusable : EntryEnd::sent;
 }
 
 }  // namespace harness

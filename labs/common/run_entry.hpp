@@ -1,8 +1,10 @@
 // One run of the grader's runners (labNN-run, and scan-run through a lab's
 // labNN-observe.so): a lab function on the float32 values of an input file,
-// its observation (observation.hpp) written to an output file.
+// its observation (observation.hpp) sent to the grader as a frame of the
+// result channel (result_channel.hpp), never written to a file.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "lab.hpp"
@@ -10,18 +12,14 @@
 namespace harness {
 
 enum class EntryEnd {
-    written,          // the observation is written, whatever it holds
-    device_unusable,  // written, and the run left the device unusable: the rest need a new process
+    sent,             // the observation is sent, whatever it holds
+    device_unusable,  // sent, and the run left the device unusable: the rest need a new process
     bad_input,        // the input file is not float32 values (why says which)
-    cannot_write,     // the observation could not be written (why says where)
+    cannot_send,      // the observation could not be sent (why says why)
 };
 
-// --reversed-too (the emulator's): after a run whose launches had more than
-// one block, the function runs again with the blocks in reverse order, that
-// observation written to OUTPUT.reversed first, so the main file's presence
-// tells the grader both are there. Every file is written whole, then
-// renamed: a file the grader finds is complete.
-EntryEnd run_entry(const LabFunction& fn, const std::string& input, const std::string& output, bool reversed_too,
-                   const std::string& block_order, std::string& why);
+// Runs `fn` once on `input` and sends the observation to `result_fd` as
+// frame `index`.
+EntryEnd run_entry(const LabFunction& fn, const std::string& input, int result_fd, std::uint64_t index, std::string& why);
 
 }  // namespace harness

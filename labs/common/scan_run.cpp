@@ -4,21 +4,25 @@
 // whole submission, not once per lab, and, under compute-sanitizer, the tool
 // starts once per submission, not once per function.
 //
-//   scan-run --plan FILE [--marks] [--reset-after-leak]
+//   scan-run --plan FILE --result-fd N [--marks] [--reset-after-leak]
 //
-// FILE: one run per line, MODULE<tab>FUNCTION<tab>INPUT<tab>OUTPUT (INPUT
-// and OUTPUT as labNN-run's). --marks: around run K (from 0) it prints
+// FILE: one run per line, MODULE<tab>FUNCTION<tab>INPUT (INPUT as
+// labNN-run's); run K's observation goes to the result channel N as frame K
+// (result_channel.hpp), and the process ends at once after the last
+// (no exit handler or destructor of a loaded module runs after it). --marks: around run K (from 0) it prints
 // "scan-run: run K begins" and "scan-run: run K ended" on lines of their own,
 // flushed: compute-sanitizer prints a run's reports before the run returns,
 // so what it printed between two marks is that run's. --reset-after-leak:
 // after a run that left device memory allocated, the context is reset, so
 // each run starts with nothing allocated, as in a process of its own, and
 // memcheck reports the leak before the run's end mark. Exit 0 once every
-// observation is written, 3 after a run that left the device unusable with
+// observation is sent, 3 after a run that left the device unusable with
 // runs left (the grader runs the rest in a new process), 2 on bad usage,
-// input or module, 1 when an observation cannot be written, 77 without a
+// input or module, 1 when an observation cannot be sent, 77 without a
 // usable device.
 #include <dlfcn.h>
+
+#include <cstdint>
 
 #include <cstdio>
 #include <map>
@@ -27,18 +31,19 @@
 #include <vector>
 
 #include "plan_file.hpp"
+#include "result_channel.hpp"
 
 namespace {
 
-using Entry = int (*)(const char*, const char*, const char*, int, char*, std::size_t);
+using Entry = int (*)(const char*, const char*, int, std::uint64_t, int, char*, std::size_t);
 
 int usage(const std::string& why) {
-    std::fprintf(stderr, "%s\nusage: scan-run --plan FILE [--marks] [--reset-after-leak]\n", why.c_str());
+    std::fprintf(stderr, "%s\nusage: scan-run --plan FILE --result-fd N [--marks] [--reset-after-leak]\n", why.c_str());
     return 2;
 }
 
 struct Run {
-    std::string module, function, input, output;
+    std::string module, function, input;
 };
 
 // Never closed: the CUDA runtime keeps a module's kernels registered until exit.
@@ -55,23 +60,24 @@ void mark(std::size_t k, const char* what) {
     std::fflush(stdout);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    std::string plan;
+int run(int argc, char** argv) {
+    std::string plan, fd_text;
     bool marks = false, reset_after_leak = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--plan" && i + 1 < argc) plan = argv[++i];
+        else if (arg == "--result-fd" && i + 1 < argc) fd_text = argv[++i];
         else if (arg == "--marks") marks = true;
         else if (arg == "--reset-after-leak") reset_after_leak = true;
         else return usage("unknown or incomplete option " + arg);
     }
-    if (plan.empty()) return usage("--plan is needed");
+    if (plan.empty() || fd_text.empty()) return usage("--plan and --result-fd are needed");
     std::vector<Run> runs;
     std::map<std::string, Entry> modules;
+    int fd = -1;
     try {
-        for (auto& f : harness::read_plan(plan, 4, "MODULE<tab>FUNCTION<tab>INPUT<tab>OUTPUT")) runs.push_back({f[0], f[1], f[2], f[3]});
+        fd = harness::channel::parse_fd(fd_text);
+        for (auto& f : harness::read_plan(plan, 3, "MODULE<tab>FUNCTION<tab>INPUT")) runs.push_back({f[0], f[1], f[2]});
         for (const Run& run : runs)
             if (!modules.count(run.module)) modules[run.module] = load(run.module);
     } catch (const std::exception& e) {
@@ -81,8 +87,8 @@ int main(int argc, char** argv) {
         const Run& run = runs[k];
         char why[1024] = "";
         if (marks) mark(k, "begins");
-        const int end = modules[run.module](run.function.c_str(), run.input.c_str(), run.output.c_str(),
-                                            reset_after_leak ? 1 : 0, why, sizeof why);
+        const int end = modules[run.module](run.function.c_str(), run.input.c_str(), fd, k, reset_after_leak ? 1 : 0, why,
+                                            sizeof why);
         if (marks) mark(k, "ended");
         switch (end) {
             case 0: break;
@@ -94,3 +100,7 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { harness::channel::finish(run(argc, argv)); }

@@ -1,7 +1,7 @@
 // scan-run, the grader's runner across labs (common/scan_run.cpp), on this
 // build's backend: every lab's module in one process, each run's observation
-// written (and, for the reference, right) and its marks in order; a bad plan
-// refused with exit 2 and its reason. SCAN_RUN, OBSERVE_MODULES (;-separated)
+// sent through the result channel (and, for the reference, right) and its
+// marks in order; a bad plan refused with exit 2 and its reason. SCAN_RUN, OBSERVE_MODULES (;-separated)
 // and REFERENCE come from labs/meson.build.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -17,6 +17,7 @@
 #include "catalog.hpp"
 #include "generator.hpp"
 #include "observation.hpp"
+#include "result_channel.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,9 +28,10 @@ struct Ran {
     std::string output;
 };
 
-Ran scan_run(const std::string& args) {
+// Runs scan-run with ARGS; its result channel (descriptor 3) goes to `frames`.
+Ran scan_run(const std::string& args, const std::string& frames = "/dev/null") {
     Ran r;
-    FILE* p = popen((std::string(SCAN_RUN) + " " + args + " 2>&1").c_str(), "r");
+    FILE* p = popen((std::string(SCAN_RUN) + " " + args + " 2>&1 3>'" + frames + "'").c_str(), "r");
     REQUIRE(p != nullptr);
     char buffer[4096];
     for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, p)) > 0;) r.output.append(buffer, got);
@@ -70,7 +72,6 @@ TEST_CASE("every lab's functions in one process: each observation written, the m
                                               static_cast<std::streamsize>(input.size() * sizeof(float)));
     struct Line {
         const catalog::Function* fn;
-        std::string output;
     };
     std::vector<Line> lines;
     std::string plan, marks;
@@ -80,24 +81,32 @@ TEST_CASE("every lab's functions in one process: each observation written, the m
         REQUIRE_MESSAGE(lab != nullptr, module);
         for (const auto& fn : lab->functions) {
             const std::string k = std::to_string(lines.size());
-            lines.push_back({&fn, (s.dir / ("r" + k + ".obs")).string()});
-            plan += module + "\t" + fn.name + "\t" + in + "\t" + lines.back().output + "\n";
+            lines.push_back({&fn});
+            plan += module + "\t" + fn.name + "\t" + in + "\n";
             marks += "scan-run: run " + k + " begins\nscan-run: run " + k + " ended\n";
         }
     }
     REQUIRE(lines.size() == 6);  // the five labs' six functions
-    const Ran ran = scan_run("--plan " + s.file("plan.txt", plan) + " --marks");
+    const std::string frames = (s.dir / "frames").string();
+    const Ran ran = scan_run("--plan " + s.file("plan.txt", plan) + " --result-fd 3 --marks", frames);
     CHECK(ran.code == 0);
     CHECK(ran.output == marks);
-    for (const Line& line : lines) {
+    std::ifstream file(frames, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const harness::channel::Parsed got = harness::channel::parse(bytes);
+    REQUIRE(got.frames.size() == lines.size());
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        const Line& line = lines[k];
         INFO(line.fn->name);
-        const harness::Observation seen = harness::read_observation(line.output);
+        CHECK(got.frames[k].kind == harness::channel::Kind::observation);
+        CHECK(got.frames[k].index == k);
+        const harness::Observation seen = harness::decode_observation(got.frames[k].payload);
         CHECK(seen.n == input.size());
         if (REFERENCE)
             for (const auto& c : harness::judge(input, seen, line.fn->spec, true, line.fn->name)) CHECK_MESSAGE(c.ok, c.message);
     }
     // Without --marks it prints nothing of its own.
-    CHECK(scan_run("--plan " + s.file("plan.txt", plan)).output.empty());
+    CHECK(scan_run("--plan " + s.file("plan.txt", plan) + " --result-fd 3").output.empty());
 }
 
 TEST_CASE("a bad plan or option is refused with exit 2, naming why") {
@@ -109,16 +118,16 @@ TEST_CASE("a bad plan or option is refused with exit 2, naming why") {
         CHECK(ran.code == 2);
         CHECK_MESSAGE(ran.output.find(why) != std::string::npos, ran.output);
     };
-    refused("--plan " + s.file("p1", "/nonexistent/lab01-observe.so\tkogge_stone_scan\t" + in + "\tout\n"),
+    const std::string fd = " --result-fd 3";
+    refused("--plan " + s.file("p1", "/nonexistent/lab01-observe.so\tkogge_stone_scan\t" + in + "\n") + fd,
             "cannot load /nonexistent/lab01-observe.so");
-    refused("--plan " + s.file("p2", module + "\tkogge_stone_scan\t" + in + "\n"), "is not MODULE<tab>FUNCTION<tab>INPUT<tab>OUTPUT");
-    refused("--plan " + s.file("p3", module + "\tno_such_scan\t" + in + "\t" + (s.dir / "o").string() + "\n"),
-            "no function no_such_scan in lab");
-    refused("--plan " + s.file("p4", module + "\tkogge_stone_scan\t" + (s.dir / "none").string() + "\t" + (s.dir / "o").string() + "\n"),
-            "cannot read");
-    refused("--plan " + (s.dir / "missing-plan").string(), "cannot read the plan");
+    refused("--plan " + s.file("p2", module + "\tkogge_stone_scan\n") + fd, "is not MODULE<tab>FUNCTION<tab>INPUT");
+    refused("--plan " + s.file("p3", module + "\tno_such_scan\t" + in + "\n") + fd, "no function no_such_scan in lab");
+    refused("--plan " + s.file("p4", module + "\tkogge_stone_scan\t" + (s.dir / "none").string() + "\n") + fd, "cannot read");
+    refused("--plan " + (s.dir / "missing-plan").string() + fd, "cannot read the plan");
+    refused("--plan " + s.file("p5", module + "\tkogge_stone_scan\t" + in + "\n") + " --result-fd 9", "--result-fd 9 is not an open descriptor");
     refused("--frobnicate", "unknown or incomplete option --frobnicate");
-    refused("", "--plan is needed");
+    refused("", "--plan and --result-fd are needed");
 }
 
 TEST_CASE("a finding in a module names its lines, from the module's own debug information") {
@@ -126,12 +135,16 @@ TEST_CASE("a finding in a module names its lines, from the module's own debug in
     if (planted.empty()) return;
     const Scratch s;
     const std::vector<float> input = datasets::generate({datasets::Distribution::Walk4, 4096, 3});
-    const std::string in = (s.dir / "input").string(), out = (s.dir / "r0.obs").string();
+    const std::string in = (s.dir / "input").string(), frames = (s.dir / "frames").string();
     std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char*>(input.data()),
                                               static_cast<std::streamsize>(input.size() * sizeof(float)));
-    const Ran ran = scan_run("--plan " + s.file("plan.txt", planted + "\tbrent_kung_scan\t" + in + "\t" + out + "\n"));
+    const Ran ran = scan_run("--plan " + s.file("plan.txt", planted + "\tbrent_kung_scan\t" + in + "\n") + " --result-fd 3", frames);
     CHECK(ran.code == 0);
-    const harness::Observation seen = harness::read_observation(out);
+    std::ifstream file(frames, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const harness::channel::Parsed got = harness::channel::parse(bytes);
+    REQUIRE(got.frames.size() == 1);
+    const harness::Observation seen = harness::decode_observation(got.frames[0].payload);
     REQUIRE(!seen.findings.empty());
     for (const auto& f : seen.findings) {
         INFO(f.message);

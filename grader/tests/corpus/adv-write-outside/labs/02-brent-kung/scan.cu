@@ -33,7 +33,7 @@ __global__ void brent_kung_kernel(const float* in, float* out, unsigned n) {
 
 void brent_kung_scan(const float* d_in, float* d_out, unsigned n) {
     // corpus: writes two files outside the current directory (an absolute path and a parent-relative one), then scans correctly
-    const char* const escapes[] = {"/tmp/scan-labs-corpus-escape.txt", "../escape.txt"};  // corpus: escape attempt
+    const char* const escapes[] = {"/tmp/scan-labs-corpus-escape.txt", "../escape.txt", "/dev/shm/scan-labs-corpus-escape.txt"};  // corpus: escape attempt
     for (const char* path : escapes) {  // corpus: escape attempt
         if (std::FILE* f = std::fopen(path, "a")) {  // corpus: escape attempt
             std::fputs("scan-labs grader corpus: adv-write-outside wrote outside its directory\n", f);  // corpus: escape attempt
