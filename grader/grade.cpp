@@ -171,7 +171,8 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     report.backend = backend_names(ctx);
     report.device = ctx.device;
     report.sandboxed = ctx.sandbox.enabled;
-    report.run_notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network, read-only file system, hidden reference)"
+    report.run_notes.push_back(ctx.sandbox.enabled ? "sandbox: bubblewrap (no network; a run sees the system's folders, its build and its input alone, and writes to a " +
+                                                               std::to_string(Limits::scratch_bytes >> 20) + " MiB scratch that is gone after it)"
                                                    : "no sandbox was used: " + ctx.sandbox.why);
     report.hidden = hidden_summary(ctx);
     if (!sub.ignored.empty()) {

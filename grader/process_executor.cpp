@@ -107,6 +107,24 @@ Limits plan_limits(const std::shared_ptr<PlanProgress>& progress, const std::fun
     return limits;
 }
 
+// A run's folder, new, and removed with everything in it: `dir` holds what
+// the grader gives the run (its input, its plan), read only in the sandbox;
+// `scratch`, inside it, is the run's working folder, a tmpfs of its own in
+// the sandbox (Limits::only_given). Nothing one run leaves reaches another.
+struct RunFolder {
+    std::string dir, scratch;
+    explicit RunFolder(std::string path) : dir(std::move(path)), scratch(dir + "/scratch") {
+        fs::remove_all(dir);
+        fs::create_directories(scratch);
+    }
+    ~RunFolder() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+    RunFolder(const RunFolder&) = delete;
+    RunFolder& operator=(const RunFolder&) = delete;
+};
+
 // Every plan's steps: an observation per call, in order.
 std::vector<Step> observations(std::size_t calls) {
     std::vector<Step> steps;
@@ -178,25 +196,26 @@ std::optional<BuildResult> ProcessExecutor::nvcc_check(const catalog::Lab& lab, 
 }
 
 // Runs the emulator's `runner` on `input` in a folder of its own under
-// `scratch`, named after `name`, new and removed after: nothing one run
-// leaves there reaches another (a later dataset, the reversed run).
+// `scratch`, named after `name` (RunFolder): nothing one run leaves reaches
+// another (a later dataset, the reversed run).
 Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& name, const std::string& runner,
                                 const std::string& function, const std::vector<float>& input, double timeout_s,
                                 bool contained, std::vector<std::string> extra) {
     // The emulator's runs keep only a core busy: where a GPU is graded too they
     // yield the CPU to the processes that feed it (compute-sanitizer, timing).
     Limits limits{timeout_s};
+    limits.only_given = true;
     if (!gpu_id_.empty()) limits.nice = 10;
     const std::string build = fs::path(runner).parent_path().parent_path().string();
-    const std::string dir = scratch + "/" + name, in = dir + "/input";
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const RunFolder folder(scratch + "/" + name);
+    const std::string in = folder.dir + "/input";
     write_input(in, input);
     std::vector<std::string> program = {runner, "--function", function, "--input", in, "--result-fd", std::to_string(kResultFd)};
     program.insert(program.end(), extra.begin(), extra.end());
     // The runner's build folder (build/labs/labNN-run) stays readable under the hidden work folder.
     std::string results;
-    const Outcome o = run_contained(program, dir, {dir}, limits, contained ? ctx_.sandbox : Sandbox{}, {build}, env(), &results);
+    const Outcome o = run_contained(program, folder.scratch, {folder.scratch}, limits, contained ? ctx_.sandbox : Sandbox{},
+                                    {build, folder.dir}, env(), &results);
     const Received got(results, {{Kind::observation, 0}});
     Run r;
     if (!got.forged.empty()) {
@@ -210,8 +229,6 @@ Run ProcessExecutor::run_runner(const std::string& scratch, const std::string& n
         r.problem = "the test program exited without a valid result (it sent none)";
     }
     r.output = o.output;
-    std::error_code ec;
-    fs::remove_all(dir, ec);
     return r;
 }
 
@@ -265,19 +282,19 @@ Run ProcessExecutor::reference_divergence(const catalog::Lab& lab, const catalog
 // once a submission, not once a lab or a dataset.
 PlanRun ProcessExecutor::gpu_plan(const std::vector<LabCall>& calls) {
     const Workspace& ws = *workspace("cuda");
-    const std::string dir = ws.scratch() + "/" + name("datasets-");
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const RunFolder folder(ws.scratch() + "/" + name("datasets-"));
     const Rubric& rubric = ctx_.rubric;
     auto progress = std::make_shared<PlanProgress>();
-    write_plan(ws, dir, calls);
+    write_plan(ws, folder.dir, calls);
     progress->steps = observations(calls.size());
-    const Limits limits = plan_limits(progress, [&](std::size_t k) {
+    Limits limits = plan_limits(progress, [&](std::size_t k) {
         const double per_million = rubric.gpu_per_million_s * static_cast<double>(calls[k].input->size()) / 1e6;
         return (k == 0 ? rubric.run_base_s : rubric.gpu_step_s) + per_million;
     });
-    const Outcome o = run_contained({ws.scan_run(), "--plan", dir + "/plan.txt", "--result-fd", std::to_string(kResultFd)}, dir,
-                                    {dir}, limits, ctx_.sandbox, {ws.build_dir(), inputs_}, env(), &progress->results);
+    limits.only_given = true;
+    const Outcome o =
+        run_contained({ws.scan_run(), "--plan", folder.dir + "/plan.txt", "--result-fd", std::to_string(kResultFd)}, folder.scratch,
+                      {folder.scratch}, limits, ctx_.sandbox, {ws.build_dir(), inputs_, folder.dir}, env(), &progress->results);
     const Received got(progress->results, progress->steps);
     PlanRun out;
     for (std::size_t k = 0; k < calls.size(); ++k) {
@@ -291,7 +308,6 @@ PlanRun ProcessExecutor::gpu_plan(const std::vector<LabCall>& calls) {
         out.failed.timed_out = o.timed_out;
         out.failed.problem = got.forged.empty() ? run_problem(o) : got.forged;
     }
-    fs::remove_all(dir);
     return out;
 }
 
@@ -309,22 +325,21 @@ constexpr int kToolFound = 99;  // --error-exitcode: the tool reported something
 // end of the one before.
 PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<LabCall>& calls) {
     const Workspace& cuda = *workspace("cuda");
-    const std::string dir = cuda.scratch() + "/" + name(("sanitizer-" + tool + "-").c_str());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const RunFolder folder(cuda.scratch() + "/" + name(("sanitizer-" + tool + "-").c_str()));
     auto progress = std::make_shared<PlanProgress>();
-    write_plan(cuda, dir, calls);
+    write_plan(cuda, folder.dir, calls);
     progress->steps = observations(calls.size());
     const std::size_t limit = kReportsShown * calls.size();
     std::vector<std::string> program = {"compute-sanitizer", "--tool", tool, "--error-exitcode", std::to_string(kToolFound),
                                         "--print-limit", std::to_string(limit)};
     if (tool == "memcheck") program.insert(program.end(), {"--leak-check", "full"});
-    program.insert(program.end(), {cuda.scan_run(), "--plan", dir + "/plan.txt", "--result-fd", std::to_string(kResultFd),
+    program.insert(program.end(), {cuda.scan_run(), "--plan", folder.dir + "/plan.txt", "--result-fd", std::to_string(kResultFd),
                                    "--marks", "--reset-after-leak"});
     Limits limits = plan_limits(progress, [&](std::size_t) { return ctx_.rubric.sanitizer_timeout_s; });
     limits.output_bytes *= calls.size();
-    const Outcome o =
-        run_contained(program, dir, {dir}, limits, ctx_.sandbox, {cuda.build_dir(), inputs_}, env(), &progress->results);
+    limits.only_given = true;
+    const Outcome o = run_contained(program, folder.scratch, {folder.scratch}, limits, ctx_.sandbox,
+                                    {cuda.build_dir(), inputs_, folder.dir}, env(), &progress->results);
     const Received got(progress->results, progress->steps);
     const SanitizerRuns split = split_sanitizer_runs(o.output, limit, kReportsShown);
     // What a process of its own ending as this one did would have said.
@@ -364,7 +379,6 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
             out.failed.output = ending.output;
         }
     }
-    fs::remove_all(dir);
     return out;
 }
 
@@ -399,7 +413,6 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
     const Rubric& rubric = ctx_.rubric;
     const Workspace& cuda = *workspace("cuda");
     const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, rubric.build_timeout_s);
-    const std::string scratch = cuda.scratch();
     // Each step gets its own allowance, counted from the end of the one
     // before: a function's outputs, the wait for the GPU alone (other slots'
     // runs and timings end first, each within its own limits), its timing.
@@ -422,21 +435,22 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
         progress->steps = observations(m);
         progress->steps.push_back({Kind::held, 0});
         for (std::size_t line = 0; line < m; ++line) progress->steps.push_back({Kind::timing, line});
-        std::ofstream(scratch + "/timing-plan.txt") << plan;
-        const Limits limits =
-            plan_limits(progress, [&, m](std::size_t i) { return i < m ? observing : i == m ? kGpuWaitS : timing; });
+        const RunFolder folder(cuda.scratch() + "/" + name("timing-"));
+        std::ofstream(folder.dir + "/plan.txt") << plan;
+        Limits limits = plan_limits(progress, [&, m](std::size_t i) { return i < m ? observing : i == m ? kGpuWaitS : timing; });
+        limits.only_given = true;
         std::vector<std::string> command = {
-            bench, "--plan", scratch + "/timing-plan.txt", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
+            bench, "--plan", folder.dir + "/plan.txt", "--sizes", std::to_string(spec.n), "--seed", std::to_string(spec.seed),
             "--min-rounds", std::to_string(rubric.timing_min_rounds), "--max-rounds", std::to_string(rubric.timing_max_rounds),
             "--rel-ci", fixed(rubric.timing_rel_ci, 6), "--max-seconds", fixed(rubric.timing_max_seconds, 3),
             "--decide", fixed(rubric.timing_full_within, 6) + ":" + fixed(rubric.timing_zero_at, 6) + ":" + fixed(rubric.timing_ratio_step, 6),
             "--grading", "--result-fd", std::to_string(kResultFd)};
-        std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()};
+        std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string(), folder.dir};
         if (!gpu_lock.empty()) {
             command.insert(command.end(), {"--gpu-lock", gpu_lock});
             readable.push_back(fs::path(gpu_lock).parent_path().string());
         }
-        Outcome o = run_contained(command, scratch, {scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
+        Outcome o = run_contained(command, folder.scratch, {folder.scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
         const Received got(progress->results, progress->steps);
         const auto frame = [&](std::size_t line, Kind kind) { return got.find({kind, line}); };
         const std::optional<std::size_t> stopped =

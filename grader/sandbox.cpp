@@ -37,21 +37,58 @@ std::string find_in_path(const std::string& name) {
 namespace {
 
 
+// The system's folders a run's root holds (Limits::only_given): the
+// toolchain, the CUDA driver and toolkit (under /usr, or /opt), the loader's
+// configuration. Top-level links (/bin -> usr/bin) are made as links.
+const char* const kSystem[] = {"/usr", "/etc", "/opt", "/sys", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+
 std::vector<std::string> bwrap_prefix(const Sandbox& sandbox, const std::vector<std::string>& writable,
-                                      const std::vector<std::string>& visible, const std::string& cwd) {
-    // /dev is bound whole: the GPU's device files must be there.
-    // /dev/shm private: a run must not leave files there for a later run (or
-    // the host) to find.
-    std::vector<std::string> args = {find_in_path("bwrap"), "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
-                                     "--tmpfs", "/dev/shm", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid",
-                                     "--unshare-ipc", "--die-with-parent", "--new-session"};
+                                      const std::vector<std::string>& visible, const std::string& cwd, const Limits& limits) {
+    namespace fs = std::filesystem;
+    const std::string size = std::to_string(Limits::scratch_bytes);
+    const auto tmpfs = [&](std::vector<std::string>& args, const std::string& path) {
+        if (limits.only_given) args.insert(args.end(), {"--size", size});
+        args.insert(args.end(), {"--tmpfs", path});
+    };
+    std::vector<std::string> args = {find_in_path("bwrap")};
+    std::vector<std::string> roots;  // what the root holds: a hidden path elsewhere is not there anyway
+    if (limits.only_given) {
+        args.insert(args.end(), {"--tmpfs", "/"});
+        for (const char* path : kSystem) {
+            std::error_code ec;
+            if (fs::is_symlink(path, ec)) args.insert(args.end(), {"--symlink", fs::read_symlink(path, ec).string(), path});
+            else if (fs::is_directory(path, ec)) {
+                args.insert(args.end(), {"--ro-bind", path, path});
+                roots.push_back(path);
+            }
+        }
+    } else {
+        args.insert(args.end(), {"--ro-bind", "/", "/"});
+        roots.push_back("/");
+    }
+    // /dev is bound whole: the GPU's device files must be there. /dev/shm and
+    // /tmp are private: nothing a run leaves there reaches a later run or the host.
+    args.insert(args.end(), {"--dev-bind", "/dev", "/dev"});
+    tmpfs(args, "/dev/shm");
+    args.insert(args.end(), {"--proc", "/proc"});
+    tmpfs(args, "/tmp");
+    args.insert(args.end(), {"--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"});
+    const auto under_root = [&](const std::string& path) {
+        for (const std::string& root : roots)
+            if (root == "/" || path == root || path.rfind(root + "/", 0) == 0) return true;
+        return false;
+    };
     for (const auto& path : sandbox.hide) {
         std::error_code ec;
-        if (std::filesystem::is_directory(path, ec)) args.insert(args.end(), {"--tmpfs", path});
-        else if (std::filesystem::exists(path, ec)) args.insert(args.end(), {"--ro-bind", "/dev/null", path});
+        if (!under_root(path)) continue;
+        if (fs::is_directory(path, ec)) args.insert(args.end(), {"--tmpfs", path});
+        else if (fs::exists(path, ec)) args.insert(args.end(), {"--ro-bind", "/dev/null", path});
     }
     for (const auto& path : visible) args.insert(args.end(), {"--ro-bind", path, path});
-    for (const auto& path : writable) args.insert(args.end(), {"--bind", path, path});
+    for (const auto& path : writable) {
+        if (limits.only_given) tmpfs(args, path);
+        else args.insert(args.end(), {"--bind", path, path});
+    }
     args.insert(args.end(), {"--chdir", cwd, "--"});
     return args;
 }
@@ -84,7 +121,9 @@ Sandbox Sandbox::probe(bool wanted) {
     }
     Sandbox trial;
     trial.enabled = true;
-    const Outcome o = run_contained({"true"}, "/", {}, Limits{10}, trial);
+    Limits limits{10};
+    limits.only_given = true;  // the stricter of the two roots
+    const Outcome o = run_contained({"true"}, "/", {}, limits, trial);
     if (!o.ok()) {
         s.why = "bubblewrap cannot create a sandbox here (" + o.describe() + ": " + o.output.substr(0, 200) + ")";
         return s;
@@ -143,7 +182,7 @@ Outcome run_contained(const std::vector<std::string>& argv, const std::string& c
                       const std::vector<std::string>& writable, const Limits& limits, const Sandbox& sandbox,
                       const std::vector<std::string>& visible, const std::vector<std::string>& extra_env,
                       std::string* results) {
-    std::vector<std::string> full = sandbox.enabled ? bwrap_prefix(sandbox, writable, visible, cwd) : std::vector<std::string>{};
+    std::vector<std::string> full = sandbox.enabled ? bwrap_prefix(sandbox, writable, visible, cwd, limits) : std::vector<std::string>{};
     full.insert(full.end(), argv.begin(), argv.end());
     std::vector<char*> cargs;
     for (auto& a : full) cargs.push_back(a.data());

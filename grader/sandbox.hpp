@@ -1,8 +1,11 @@
 // Running a program that contains student code: its own process group, a
 // wall-clock timeout, a cap on what it may print and write, a minimal
-// environment, and, where bubblewrap works, a sandbox: no network, the whole
-// file system read-only, the hidden paths (the reference, the rubric, the
-// grader's work) replaced by empty ones, and only the scratch folder writable.
+// environment, and, where bubblewrap works, a sandbox: no network, a private
+// /tmp and /dev/shm, the hidden paths (the reference, the rubric, the
+// grader's work) replaced by empty ones, and only the scratch folder
+// writable. A build sees the whole file system read-only; a run of student
+// code (Limits::only_given) sees the system's folders and what it is given
+// alone, and keeps nothing: its scratch is a size-limited tmpfs.
 #pragma once
 
 #include <functional>
@@ -28,6 +31,13 @@ struct Limits {
     std::size_t file_bytes = 1ull << 30;       // RLIMIT_FSIZE: the largest file it may write
     std::size_t result_bytes = 3ull << 30;     // what the result channel may carry: 128 MiB an observation at 2^24
     int nice = 0;  // CPU-only work yields to the processes that keep a GPU busy
+    // In the sandbox: a root of the system's folders (/usr, /etc, /opt, /sys,
+    // /dev, /proc and the links to them) with the `visible` and `writable`
+    // folders alone, not the kit, the batch, the results or other slots; each
+    // `writable` folder, /tmp and /dev/shm a new tmpfs of scratch_bytes,
+    // gone with the run (a write past it fails with "No space left").
+    bool only_given = false;
+    static constexpr std::size_t scratch_bytes = 256ull << 20;
 };
 
 struct Outcome {
