@@ -5,6 +5,7 @@
 #include <map>
 
 #include "files.hpp"
+#include "hash.hpp"
 #include "manifest.hpp"
 #include "outputs.hpp"
 #include "sanitizer.hpp"
@@ -56,6 +57,23 @@ constexpr long long kLargeRun = 1 << 16;  // elements: about 0.1 s on the emulat
 // which every dataset of up to 2^17 elements with more than one section has.
 // Above that it would double the emulator's largest runs for nothing more.
 constexpr std::size_t kReversedMax = 1 << 17;
+
+// With a GPU, the emulator leaves a clean lab's datasets above
+// emulator_with_gpu_max_n to the GPU, and the feedback names that size, so
+// a bug written to show only above it (a fence or ticket dropped for large
+// n) would keep its safety points. One of those datasets runs on the
+// emulator all the same: chosen by the course's secret and the lab's code,
+// so it is the same for a resubmission of the same code and cannot be known
+// without the secret. None where the lab has no scored large dataset.
+const Unit* secret_large(const Context& ctx, const LabState& state, const std::function<bool(const LabState&, const Unit&)>& large) {
+    std::vector<const Unit*> candidates;
+    for (const Unit& unit : state.units)
+        if (unit.scored && large(state, unit)) candidates.push_back(&unit);
+    if (candidates.empty()) return nullptr;
+    const std::uint64_t pick =
+        Hash().add(std::to_string(ctx.rubric.hidden_seed)).add(state.lab->id).add(state.out.source).h;
+    return candidates[pick % candidates.size()];
+}
 void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs, const std::shared_future<void>& gpu_judged) {
     const int emu = backend_index(ctx, "emu");
     if (emu < 0) return;
@@ -126,13 +144,16 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         run_tasks(runs.size(), ctx.cpu.count(), [&](std::size_t k) { run_one(*runs[k].first, *runs[k].second); });
     };
     run_all([&](const LabState& state, const Unit& unit) { return !large(state, unit); });
+    std::vector<const Unit*> secret_runs;  // secret_large's, run even where nothing smaller found anything
     for (LabState* state : labs) {
         bool found = state->emu_timeouts > 0;
         for (const Unit& unit : state->units)
             found = found || (!large(*state, unit) && (!unit.on[b].passed || !unit.on[b].findings.empty()));
         if (found) continue;
+        const Unit* secret = secret_large(ctx, *state, large);
+        if (secret) secret_runs.push_back(secret);
         for (Unit& unit : state->units)
-            if (large(*state, unit)) {
+            if (large(*state, unit) && &unit != secret) {
                 unit.on[b].passed = unit.on[b].skipped = true;
                 state->emu_skipped = true;
             }
@@ -159,6 +180,12 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         }
     }
     run_all(remaining);
+    // A clean run of the secret one reads as the others, left to the GPU:
+    // the feedback never tells which it was.
+    for (LabState* state : labs)
+        for (Unit& unit : state->units)
+            if (std::count(secret_runs.begin(), secret_runs.end(), &unit) && unit.on[b].passed && unit.on[b].findings.empty())
+                unit.on[b].skipped = true;
 }
 
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {

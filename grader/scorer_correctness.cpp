@@ -72,7 +72,8 @@ void score_correctness(const Context& ctx, LabState& state) {
                    " elements that the GPU failed were not run again on it\n" + text;
         if (state.emu_skipped)
             text = "emulator: the datasets of up to " + std::to_string(ctx.rubric.emulator_max_n(state.lab->id)) +
-                   " elements, which found nothing; the GPU alone ran the larger ones\n" + text;
+                   " elements, which found nothing, and one larger one, chosen by the course's secret; the GPU ran "
+                   "every larger one\n" + text;
         if (!state.block_order.empty())
             text = "emulator: " + state.block_order + "; again in reverse order where a launch ran more than one block\n" + text;
         const double unit = scored ? w.correctness / static_cast<double>(scored) : 0;

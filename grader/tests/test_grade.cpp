@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 
 #include "canned_executor.hpp"
@@ -330,14 +331,14 @@ TEST_CASE("with a GPU, the emulator runs a lab's large datasets only where a sma
     clean.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
     const LabResult right = clean.grade_reference(kLab02);
     CHECK(component(right, "correctness").note == "21 of 21 datasets right");
-    CHECK(all_output(right).find("emulator: the datasets of up to 131072 elements, which found nothing; the GPU alone ran the "
-                                 "larger ones") != std::string::npos);
-    const unsigned skipped_three = clean.exec->emulated;
+    CHECK(all_output(right).find("emulator: the datasets of up to 131072 elements, which found nothing, and one larger one, "
+                                 "chosen by the course's secret; the GPU ran every larger one") != std::string::npos);
+    const unsigned skipped_two = clean.exec->emulated;  // all but one of the three (the secret's: the next test case)
 
     Grading every({"emu", "cuda"});  // no limit for the lab: the emulator runs all
     every.ctx.rubric.emulator_with_gpu_max_n.clear();
     CHECK(component(every.grade_reference(kLab02), "correctness").note == "21 of 21 datasets right");
-    CHECK(every.exec->emulated == skipped_three + 3);
+    CHECK(every.exec->emulated == skipped_two + 2);
 
     Grading wrong({"emu", "cuda"});  // the small ones fail: the large ones run too, and fail
     wrong.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
@@ -356,6 +357,41 @@ TEST_CASE("with a GPU, the emulator runs a lab's large datasets only where a sma
     alone.ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
     alone.grade_reference(kLab02);
     CHECK(alone.exec->emulated == every.exec->emulated);
+}
+
+TEST_CASE("with a GPU, one large dataset chosen by the secret runs on the emulator all the same") {
+    // lab 02's three datasets above 2^17 elements, as above. A bug written to
+    // show above emulator_with_gpu_max_n alone (the feedback names that size)
+    // no longer keeps its safety points.
+    const auto grading = [](std::uint64_t secret) {
+        auto g = std::make_unique<Grading>(std::vector<std::string>{"emu", "cuda"});
+        g->ctx.rubric.emulator_with_gpu_max_n[kLab02] = 131072;
+        g->ctx.rubric.hidden_seed = secret;
+        return g;
+    };
+    auto gated = grading(1);
+    gated->exec->emu_racy_above = 131072;
+    const LabResult caught = gated->grade_reference(kLab02);
+    REQUIRE_FALSE(caught.findings.empty());
+    CHECK(caught.findings[0].kind == "race");
+    CHECK(component(caught, "safety").score < component(caught, "safety").max_score);
+
+    // A clean lab: one large dataset runs on the emulator, which one depends
+    // on the secret, and the feedback does not tell.
+    std::set<std::pair<std::size_t, float>> chosen;
+    std::string output;
+    for (std::uint64_t secret = 1; secret <= 4; ++secret) {
+        auto g = grading(secret);
+        const LabResult r = g->grade_reference(kLab02);
+        std::vector<std::pair<std::size_t, float>> large;
+        for (const auto& run : g->exec->emulated_inputs)
+            if (run.first > 131072) large.push_back(run);
+        REQUIRE(large.size() == 1);
+        chosen.insert(large[0]);
+        if (secret == 1) output = all_output(r);
+        CHECK(all_output(r) == output);
+    }
+    CHECK(chosen.size() > 1);
 }
 
 TEST_CASE("with a GPU, a large dataset the GPU failed is not run again on the emulator") {
