@@ -229,6 +229,9 @@ struct Allocation {
     // What it holds came from a kernel: set by a kernel's write, carried by a
     // device-to-device copy, cleared by a copy from the host.
     mutable bool kernel_written = false;
+    // Bytes of host data that may have reached it: data uploaded after
+    // something was copied to the host (host_traffic.cpp); at most `bytes`.
+    mutable std::size_t from_host = 0;
     // The bytes the program was given (simt::set_given_bytes); reads past them are out of bounds.
     mutable std::size_t given = SIZE_MAX;
     MemoryKind kind = MemoryKind::Device;
@@ -263,6 +266,23 @@ constexpr std::size_t kGuard = std::size_t{16} << 20;  // 10^6 elements of 16 by
 const std::pair<const unsigned char* const, Allocation>* containing(const void* p);
 bool unmap_allocation(void* ptr, unsigned kinds);
 bool valid_stream(cudaStream_t s);
+
+// Data through the host (host_traffic.cpp): around each copy and memset
+// (cudaMemcpy, cudaMemset, after their checks) and each launch that runs
+// (while it is the running one), and an allocation's end.
+void traffic_before_copy(const void* dst, const void* src);
+void traffic_after_copy(const void* dst, const void* src, std::size_t bytes);
+void traffic_after_set(const void* dst, std::size_t bytes);
+void traffic_begin_launch();
+void traffic_end_launch();
+void traffic_forget(const unsigned char* base);
+// The words of the allocation at `base` that the running launch read (an
+// atomic read-modify-write counts too) and wrote, from the memory checks'
+// shadow words (memcheck.cpp).
+struct WordsTouched {
+    std::size_t read = 0, written = 0;
+};
+WordsTouched words_touched(const unsigned char* base);
 
 // Kernels' attributes, by the kernel's address (device_api.cpp): the
 // static shared memory of its last launch, cudaFuncSetAttribute's values.

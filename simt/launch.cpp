@@ -231,6 +231,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     g_stopped = false;
     const FaultBackstop backstop;
     detail::memcheck_begin_launch();
+    detail::traffic_begin_launch();
     detail::divergence_begin_launch(static_cast<unsigned>(threads));
 
     // Blocks start in start_order's order and run one at a time: each to its
@@ -417,6 +418,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         std::size_t& known = detail::kernel_info(site.function).static_shared;
         known = std::max(known, declared);
     }
+    detail::traffic_end_launch();  // reads the shadow words this launch left
     detail::memcheck_end_launch();
     g_interval_counter = launch.interval_high;
     detail::g_running_launch = nullptr;

@@ -638,6 +638,20 @@ void acquire_now(const void* addr) {
     have = std::max(have, it->second.clock);
 }
 
+WordsTouched words_touched(const unsigned char* base) {
+    WordsTouched t;
+    const auto it = g_global.find(base);
+    if (it == g_global.end() || it->second.words.get() == nullptr) return t;
+    const std::uint64_t first = current_launch()->launch_first_interval;
+    const Word* w = it->second.words.get();
+    for (std::size_t i = 0, count = (it->second.bytes + 3) / 4; i < count; ++i) {
+        const bool written = w[i].w_thread != kNone && w[i].w_interval >= first;
+        t.written += written;
+        t.read += (w[i].r_thread != kNone && w[i].r_interval >= first) || (written && w[i].w_atomic);
+    }
+    return t;
+}
+
 void memcheck_end_launch() {
     g_shared.clear();
     g_publish = PublishState{};

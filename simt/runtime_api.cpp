@@ -205,6 +205,7 @@ bool unmap_allocation(void* ptr, unsigned kinds) {
     const auto it = g_allocations.find(static_cast<const unsigned char*>(ptr));
     if (it == g_allocations.end() || !(kinds >> static_cast<unsigned>(it->second.kind) & 1u)) return false;
     ++g_allocations_freed;
+    traffic_forget(it->first);
     if (it->second.kind == MemoryKind::Registered) {
         g_allocations.erase(it);  // the program's own memory
         return true;
@@ -402,15 +403,19 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
         default: return fail(cudaErrorInvalidMemcpyDirection);
     }
     if (!ok) return fail(cudaErrorInvalidValue);
+    simt::detail::traffic_before_copy(dst, src);
     std::memmove(dst, src, bytes);
     note_copy(dst, src, bytes);
+    simt::detail::traffic_after_copy(dst, src, bytes);
     return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     if (!device_side(dst, bytes)) return fail(cudaErrorInvalidValue);
+    simt::detail::traffic_before_copy(dst, dst);
     std::memset(dst, value, bytes);
+    simt::detail::traffic_after_set(dst, bytes);
     return cudaSuccess;
 }
 

@@ -44,6 +44,10 @@ cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store);  /
 cudaError_t launch_device_variable(unsigned which, int index);
 extern int d_total;
 extern int d_table[8];
+// Copies for the count of data through the host (one block; `atomic`: through
+// atomicAdd(&from[i], 0)), and 8 ints uploaded into d_table and copied out.
+cudaError_t launch_copy_ints(int* from, int* to, unsigned n, bool atomic);
+cudaError_t upload_and_copy_table(const int* host, int* to);
 cudaError_t launch_math_stores(const float* d_in, float* d_s, float* d_c, int* d_e);  // math_kernels.cu: sincosf past the end, frexpf racing
 // warp_kernels.cu:
 // Each block files blockIdx + 1, this_grid().sync(), reads its neighbour's;

@@ -119,3 +119,24 @@ cudaError_t launch_vector_past_end(void* d_data, unsigned which, bool store) {
     }
     return cudaGetLastError();
 }
+
+// Data through the host (test_memory.cpp): one block copies `n` ints, plainly
+// or through atomicAdd(&from[i], 0), whose old value is a read; or the host
+// fills d_table with cudaMemcpyToSymbolAsync and a kernel copies it out.
+__global__ void copy_ints(int* from, int* to, unsigned n, bool atomic) {
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x) to[i] = atomic ? atomicAdd(&from[i], 0) : from[i];
+}
+
+cudaError_t launch_copy_ints(int* from, int* to, unsigned n, bool atomic) {
+    copy_ints<<<1, 64>>>(from, to, n, atomic);
+    return cudaGetLastError();
+}
+
+__global__ void copy_table(int* to) { to[threadIdx.x] = d_table[threadIdx.x]; }
+
+cudaError_t upload_and_copy_table(const int* host, int* to) {
+    if (cudaMemcpyToSymbolAsync(d_table, host, sizeof d_table, 0, cudaMemcpyHostToDevice, 0) != cudaSuccess)
+        return cudaGetLastError();
+    copy_table<<<1, 8>>>(to);
+    return cudaGetLastError();
+}

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels.hpp"
@@ -240,6 +241,138 @@ TEST_CASE("launch counts and where an allocation's data came from") {
     CHECK(simt::written_by_kernel(d_copy.ptr));
     REQUIRE(cudaMemcpy(d_out.ptr, zeros.data(), sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK_FALSE(simt::written_by_kernel(d_out.ptr));
+    CHECK(simt::take_findings().empty());
+}
+
+namespace {
+
+constexpr unsigned kInts = 256;  // 1024 bytes
+
+std::vector<int> to_host(const int* d) {
+    std::vector<int> h(kInts);
+    REQUIRE(cudaMemcpy(h.data(), d, kInts * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+    return h;
+}
+
+void exclusive_scan(std::vector<int>& v) {
+    int sum = 0;
+    for (int& x : v) sum += std::exchange(x, sum);
+}
+
+}  // namespace
+
+TEST_CASE("data through the host: copied to the host, scanned there, uploaded and copied by a kernel") {
+    DeviceArray<int> in(kInts), out(kInts), tmp(kInts);
+    std::vector<int> values(kInts);
+    for (unsigned i = 0; i < kInts; ++i) values[i] = static_cast<int>(i % 7) - 3;
+    REQUIRE(cudaMemcpy(in.ptr, values.data(), kInts * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::count_host_traffic();
+    CHECK(simt::bytes_to_host() == 0);
+    std::vector<int> h = to_host(in.ptr);
+    CHECK(simt::bytes_to_host() == 1024);
+    exclusive_scan(h);
+    REQUIRE(cudaMemcpy(tmp.ptr, h.data(), kInts * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(simt::host_data_in(tmp.ptr) == 1024);
+    CHECK(simt::host_data_in(out.ptr) == 0);
+    REQUIRE(launch_copy_ints(tmp.ptr, out.ptr, kInts, false) == cudaSuccess);
+    CHECK(simt::host_data_in(out.ptr) == 1024);
+    CHECK(simt::written_by_kernel(out.ptr));  // which is all that was asked before
+    CHECK(simt::host_data_in(in.ptr) == 0);   // only read
+
+    // A second hop keeps it; a device-to-device copy carries it; the count starts again.
+    DeviceArray<int> again(kInts), copied(kInts);
+    REQUIRE(launch_copy_ints(out.ptr, again.ptr, kInts, false) == cudaSuccess);
+    CHECK(simt::host_data_in(again.ptr) == 1024);
+    REQUIRE(cudaMemcpy(copied.ptr, again.ptr, 64 * sizeof(int), cudaMemcpyDeviceToDevice) == cudaSuccess);
+    CHECK(simt::host_data_in(copied.ptr) == 256);
+    simt::count_host_traffic();
+    CHECK(simt::bytes_to_host() == 0);
+    CHECK(simt::host_data_in(out.ptr) == 0);
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("data through the host: what a launch reads of it, and only after something went to the host") {
+    DeviceArray<int> in(kInts), out(kInts), sums(kInts);
+    const std::vector<int> zeros(kInts, 0);
+    REQUIRE(cudaMemcpy(in.ptr, zeros.data(), kInts * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    simt::count_host_traffic();
+    // An upload before anything went to the host is the host's own data.
+    REQUIRE(cudaMemcpy(sums.ptr, zeros.data(), kInts * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(simt::host_data_in(sums.ptr) == 0);
+    // Block sums: 4 values there and back; a launch that reads them into every output carries 16 bytes.
+    std::vector<int> four(4);
+    REQUIRE(cudaMemcpy(four.data(), in.ptr, sizeof four[0] * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaMemcpy(sums.ptr, four.data(), sizeof four[0] * 4, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(simt::host_data_in(sums.ptr) == 16);
+    REQUIRE(launch_copy_ints(sums.ptr, out.ptr, kInts, false) == cudaSuccess);  // reads 256 words, 16 bytes of them host data
+    CHECK(simt::host_data_in(out.ptr) == 16);
+    // A kernel's output copied to the host to be printed: nothing comes back.
+    REQUIRE(launch_copy_ints(in.ptr, out.ptr, kInts, false) == cudaSuccess);
+    (void)to_host(out.ptr);
+    CHECK(simt::bytes_to_host() == 16 + 1024);
+    CHECK(simt::host_data_in(out.ptr) == 16);
+    // An atomic read-modify-write reads.
+    DeviceArray<int> atomic_out(kInts);
+    REQUIRE(launch_copy_ints(sums.ptr, atomic_out.ptr, kInts, true) == cudaSuccess);
+    CHECK(simt::host_data_in(atomic_out.ptr) == 16);
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("data through the host: in pieces, asynchronously, with cudaMemcpyDefault and through a symbol") {
+    DeviceArray<int> in(kInts), out(kInts), tmp(kInts);
+    simt::count_host_traffic();
+    std::vector<int> h(kInts);
+    for (unsigned i = 0; i < kInts; i += 16)
+        REQUIRE(cudaMemcpyAsync(h.data() + i, in.ptr + i, 16 * sizeof(int), cudaMemcpyDefault, 0) == cudaSuccess);
+    CHECK(simt::bytes_to_host() == 1024);
+    for (unsigned i = 0; i < kInts; ++i)
+        REQUIRE(cudaMemcpy(tmp.ptr + i, h.data() + i, sizeof(int), cudaMemcpyDefault) == cudaSuccess);
+    CHECK(simt::host_data_in(tmp.ptr) == 1024);
+    REQUIRE(launch_copy_ints(tmp.ptr, out.ptr, kInts, false) == cudaSuccess);
+    CHECK(simt::host_data_in(out.ptr) == 1024);
+    DeviceArray<int> few(8);
+    REQUIRE(upload_and_copy_table(h.data(), few.ptr) == cudaSuccess);  // cudaMemcpyToSymbolAsync
+    CHECK(simt::host_data_in(few.ptr) == 32);
+    // cudaMemcpyDeviceToHost into pinned memory counts as much as into pageable memory.
+    int* pinned = nullptr;
+    REQUIRE(cudaMallocHost(&pinned, kInts * sizeof(int)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(pinned, in.ptr, kInts * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(simt::bytes_to_host() == 2048);
+    CHECK(cudaFreeHost(pinned) == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+}
+
+TEST_CASE("data through the host: managed and pinned memory, the host's changes to them and the device's") {
+    DeviceArray<int> in(kInts), out(kInts);
+    const std::vector<int> ones(kInts, 1);
+    REQUIRE(cudaMemcpy(in.ptr, ones.data(), kInts * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+    int* managed = nullptr;
+    REQUIRE(cudaMallocManaged(&managed, kInts * sizeof(int)) == cudaSuccess);
+    simt::count_host_traffic();
+    // A kernel's stores into managed memory go to the host; read back unchanged, they are the device's.
+    REQUIRE(launch_copy_ints(in.ptr, managed, kInts, false) == cudaSuccess);
+    CHECK(simt::bytes_to_host() == 1024);
+    REQUIRE(launch_copy_ints(managed, out.ptr, kInts, false) == cudaSuccess);
+    CHECK(simt::host_data_in(out.ptr) == 0);
+    // Scanned in place by the host (the inclusive scan of ones), they are the host's: each word it changed.
+    std::partial_sum(managed, managed + kInts, managed);
+    REQUIRE(launch_copy_ints(managed, out.ptr, kInts, false) == cudaSuccess);
+    CHECK(simt::host_data_in(out.ptr) == 1020);  // managed[0] is 1 still
+    CHECK(cudaFree(managed) == cudaSuccess);
+
+    // Pinned memory: copied into from the device, changed by the host, copied out with cudaMemcpyDefault.
+    simt::count_host_traffic();
+    int* pinned = nullptr;
+    DeviceArray<int> tmp(kInts);
+    REQUIRE(cudaMallocHost(&pinned, kInts * sizeof(int)) == cudaSuccess);
+    REQUIRE(cudaMemcpy(pinned, in.ptr, kInts * sizeof(int), cudaMemcpyDefault) == cudaSuccess);
+    REQUIRE(cudaMemcpy(tmp.ptr, pinned, kInts * sizeof(int), cudaMemcpyDefault) == cudaSuccess);
+    CHECK(simt::host_data_in(tmp.ptr) == 0);  // as the device left it
+    pinned[3] = 7;
+    pinned[9] = 7;
+    REQUIRE(cudaMemcpy(tmp.ptr, pinned, kInts * sizeof(int), cudaMemcpyDefault) == cudaSuccess);
+    CHECK(simt::host_data_in(tmp.ptr) == 8);  // the two words the host changed
+    CHECK(cudaFreeHost(pinned) == cudaSuccess);
     CHECK(simt::take_findings().empty());
 }
 

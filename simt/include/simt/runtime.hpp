@@ -102,6 +102,21 @@ LaunchCount launches_so_far();
 // one a kernel wrote), and no copy from the host replaced it since.
 bool written_by_kernel(const void* device_ptr);
 
+// Data through the host (the harness: a scan done on the host, its answer
+// uploaded and copied into the output by a kernel). count_host_traffic
+// starts the count again. bytes_to_host: what copies took from device memory
+// (cudaMalloc's, `__device__` variables) into memory the host reads
+// (pageable, pinned, registered, managed), and kernels stored into pinned,
+// registered or managed memory, since. host_data_in: of the data uploaded
+// since from pageable memory after something went to the host, or written by
+// the host into pinned, registered or managed memory, the bytes that may have
+// reached the allocation at `device_ptr` through copies and kernels (a launch
+// carries what it read of it into what it wrote), at most its size; 0 for
+// no allocation.
+void count_host_traffic();
+std::size_t bytes_to_host();
+std::size_t host_data_in(const void* device_ptr);
+
 // Only the first `bytes` of the device allocation at `device_ptr` are the
 // program's (the harness pads its buffers with guard elements): a kernel's
 // read past them is reported as an out-of-bounds access, as it would be past
