@@ -73,6 +73,17 @@ Work work_so_far();
 // Whether the data at the start of device allocation `p` came from a kernel
 // (1), from the host (0), or unknown (-1).
 int written_by_kernel(const float* p);
+// Data through the host during a lab function's call, where the backend
+// counts it (the emulator; -1 each elsewhere): count_host_traffic starts the
+// count; then `to_host` is the bytes copied from device memory to the host
+// (or stored there by kernels), and `in_output` the bytes of host data
+// (uploaded after such a copy, or written by the host into memory a kernel
+// reads) that may have reached allocation `out`, through copies and kernels.
+struct HostTraffic {
+    long long to_host = -1, in_output = -1;
+};
+void count_host_traffic();
+HostTraffic host_traffic(const float* out);
 // Only the first `count` floats of allocation `p` are the lab's; the rest is
 // the harness's guard, which a kernel must not read (a GPU's allocation of
 // n elements would end there). The emulator reports such reads as

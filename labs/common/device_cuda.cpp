@@ -160,6 +160,9 @@ Work work_so_far() { return {g_launches.load(), g_blocks.load()}; }
 // Where the output's data came from is the emulator's to tell.
 int written_by_kernel(const float*) { return -1; }
 void given(const float*, std::size_t) {}
+// So is what went through the host: no copy is followed here.
+void count_host_traffic() {}
+HostTraffic host_traffic(const float*) { return {}; }
 std::string block_order() { return ""; }
 bool set_block_order(const std::string&) { return false; }
 void limit_spinning(unsigned long long, bool) {}  // a GPU has no watchdog of the emulator's

@@ -85,6 +85,10 @@ Work work_so_far() {
 }
 
 int written_by_kernel(const float* p) { return simt::written_by_kernel(p) ? 1 : 0; }
+void count_host_traffic() { simt::count_host_traffic(); }
+HostTraffic host_traffic(const float* out) {
+    return {static_cast<long long>(simt::bytes_to_host()), static_cast<long long>(simt::host_data_in(out))};
+}
 void given(const float* p, std::size_t count) { simt::set_given_bytes(p, count * sizeof(float)); }
 
 std::string block_order() { return simt::block_order(); }

@@ -106,6 +106,8 @@ std::string divergence_cause(const std::string& function, const std::vector<Kern
     return "likely the modulo mapping in " + trees;
 }
 
+std::size_t host_round_trip_limit(std::size_t n) { return n > 1 ? std::max<std::size_t>(1, n / 8) : 0; }
+
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,
                          bool exact, const std::string& function) {
     if (!seen.error.empty())
@@ -137,6 +139,9 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
                           std::to_string(seen.leaked_allocations) + " allocation(s) still live after " + function +
                           " returned; cudaFree every temporary"});
 
+    // Values copied to the host, and of host data in the output (-1 bytes, unknown: 0).
+    const long long to_host = seen.to_host_bytes / 4, back = seen.host_bytes_in_output / 4;
+    const auto limit = static_cast<long long>(host_round_trip_limit(n));
     if (n > 0 && seen.launches == 0)
         checks.push_back({"ran_on_gpu", false, function + " launched no kernel: the scan must run on the GPU"});
     else if (n > 0 && seen.output_from_kernel == 0 &&
@@ -148,6 +153,14 @@ std::vector<Check> judge(const std::vector<float>& input, const Observation& see
                                                        std::to_string(seen.blocks) + " block(s)"
                                                  : std::string("launches not counted")) +
                               "; the values came from the host): the scan must run on the GPU"});
+    else if (n > 0 && to_host > limit && back > limit)
+        // A kernel wrote the output, but from data that went through the
+        // host: the host's answer, uploaded and copied into place.
+        checks.push_back({"ran_on_gpu", false,
+                          function + " copied " + std::to_string(to_host) + (to_host == 1 ? " value" : " values") +
+                              " to the host and uploaded " + std::to_string(back) + " that reached the output (n = " +
+                              std::to_string(n) + "; more than " + std::to_string(limit) +
+                              " each way is a scan done on the host, not block sums): the scan must run on the GPU"});
 
     const std::vector<float> out(seen.out.begin(), seen.out.begin() + static_cast<std::ptrdiff_t>(n));
     const compare::Result r = compare::compare(input, out, spec, exact);
@@ -163,8 +176,8 @@ namespace {
 // The last byte is the format's version: 3 added the divergence maps' cells,
 // 4 the launch counts, the output's origin and the block order, 5 findings
 // as records (finding.hpp) instead of sentences and the divergence report in
-// its parts, 6 the findings' columns.
-constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '6'};
+// its parts, 6 the findings' columns, 7 the data through the host.
+constexpr char kMagic[8] = {'S', 'C', 'A', 'N', 'O', 'B', 'S', '7'};
 
 struct Writer {
     std::string bytes{kMagic, sizeof kMagic};
@@ -291,6 +304,8 @@ std::string encode_observation(const Observation& seen) {
     w.u64(static_cast<std::uint64_t>(seen.blocks));
     w.u64(static_cast<std::uint64_t>(static_cast<long long>(seen.output_from_kernel)));
     w.str(seen.block_order);
+    w.u64(static_cast<std::uint64_t>(seen.to_host_bytes));
+    w.u64(static_cast<std::uint64_t>(seen.host_bytes_in_output));
     return std::move(w.bytes);
 }
 
@@ -361,6 +376,10 @@ Observation decode_observation(std::string_view bytes) {
         throw std::runtime_error("the result file's launch counts are malformed");
     seen.output_from_kernel = static_cast<int>(origin);
     seen.block_order = r.str();
+    seen.to_host_bytes = static_cast<long long>(r.u64());
+    seen.host_bytes_in_output = static_cast<long long>(r.u64());
+    if (seen.to_host_bytes < -1 || seen.host_bytes_in_output < -1)
+        throw std::runtime_error("the result file's counts of data through the host are malformed");
     if (r.at != r.bytes.size()) throw std::runtime_error("the result file has trailing bytes");
     return seen;
 }

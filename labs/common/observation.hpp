@@ -91,6 +91,11 @@ struct Observation {
     // a copy from the host).
     long long launches = -1, blocks = -1;
     int output_from_kernel = -1;
+    // Data through the host in the call, where the backend counts it (-1:
+    // unknown): bytes copied from device memory to the host, and of the host
+    // data uploaded after such a copy, the bytes that may have reached the
+    // output (through copies and kernels).
+    long long to_host_bytes = -1, host_bytes_in_output = -1;
     std::string block_order;  // the emulator's block order, for a person; empty elsewhere
 };
 
@@ -100,13 +105,21 @@ std::vector<float> guarded(std::vector<float> in);
 struct Check {
     std::string rule;  // outputs_match, input_unchanged, nothing_written_past_n,
                        // temporaries_freed, backend_checks_clean, no_device_error,
-                       // ran_on_gpu (a kernel launched and wrote the output)
+                       // ran_on_gpu (a kernel launched and wrote the output,
+                       // not values that went through the host: host_round_trip_limit)
     bool ok = true;
     std::string message;  // why it failed, for a person
     // outputs_match only: how many outputs are wrong and the first of them
     // (for the suite's one line per failing dataset, triage.hpp).
     std::size_t wrong = 0, first_wrong = 0;
 };
+
+// The most values that may go to the host and come back into the output of
+// n within a call (a hierarchical scan's block sums): an eighth of n, at least
+// one where n > 1 (one block total), none where n is 1. A call that copied
+// more than this to the host and whose output then holds more than this of
+// host data ran the scan on the host (ran_on_gpu).
+std::size_t host_round_trip_limit(std::size_t n);
 
 // Every rule for one observation of `function` on `input` (n values, no guard).
 std::vector<Check> judge(const std::vector<float>& input, const Observation& seen, const datasets::ScanSpec& spec,

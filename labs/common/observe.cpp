@@ -38,6 +38,7 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
         const device::Usage before = device::in_use();
         device::take_findings();  // only what this call causes counts
         const device::Work work_before = device::work_so_far();
+        device::count_host_traffic();  // after the harness's own uploads
         fn.run(buf.in, buf.out, seen.n);
         device::check_after(fn.name.c_str());
         if (const device::Work work = device::work_so_far(); work.launches >= 0) {
@@ -45,6 +46,9 @@ Observation observe(const LabFunction& fn, const std::vector<float>& input) {
             seen.blocks = work.blocks - work_before.blocks;
         }
         seen.output_from_kernel = device::written_by_kernel(buf.out);
+        const device::HostTraffic traffic = device::host_traffic(buf.out);
+        seen.to_host_bytes = traffic.to_host;
+        seen.host_bytes_in_output = traffic.in_output;
         seen.block_order = device::block_order();
         const device::Usage after = device::in_use();
         if (after.bytes > before.bytes) {

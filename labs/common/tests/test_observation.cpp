@@ -64,6 +64,8 @@ Observation sample() {
     seen.blocks = 5;
     seen.output_from_kernel = 1;
     seen.block_order = "blocks in reverse launch order";
+    seen.to_host_bytes = 12;
+    seen.host_bytes_in_output = 4;
     return seen;
 }
 
@@ -101,6 +103,8 @@ TEST_CASE("an observation survives the file, its divergence maps cell by cell") 
     CHECK(back.blocks == 5);
     CHECK(back.output_from_kernel == 1);
     CHECK(back.block_order == "blocks in reverse launch order");
+    CHECK(back.to_host_bytes == 12);
+    CHECK(back.host_bytes_in_output == 4);
 }
 
 TEST_CASE("unknown launch counts survive the file, and a forged origin is refused") {
@@ -115,6 +119,14 @@ TEST_CASE("unknown launch counts survive the file, and a forged origin is refuse
     seen.output_from_kernel = 2;
     write_observation(kPath, seen);
     CHECK_THROWS_WITH(read_observation(kPath), "the result file's launch counts are malformed");
+    seen.output_from_kernel = 1;
+    seen.to_host_bytes = seen.host_bytes_in_output = -1;  // a GPU's
+    write_observation(kPath, seen);
+    CHECK(read_observation(kPath).to_host_bytes == -1);
+    CHECK(read_observation(kPath).host_bytes_in_output == -1);
+    seen.host_bytes_in_output = -2;
+    write_observation(kPath, seen);
+    CHECK_THROWS_WITH(read_observation(kPath), "the result file's counts of data through the host are malformed");
     std::remove(kPath.c_str());
 }
 
@@ -153,6 +165,42 @@ TEST_CASE("a lab function that launched no kernel, or whose kernels never wrote 
     empty.launches = 0;
     empty.output_from_kernel = 0;
     for (const auto& c : judge({}, empty, inclusive, true, "hierarchical_scan")) CHECK_MESSAGE(c.ok, c.rule);
+}
+
+TEST_CASE("a scan done on the host, its answer uploaded and copied into the output by a kernel, fails ran_on_gpu") {
+    // Lab 03's shape: n = 2048, both scans in one section each.
+    std::vector<float> input(2048, 1.0f), answer(2048);
+    for (std::size_t i = 0; i < answer.size(); ++i) answer[i] = static_cast<float>(i % 1024);
+    const datasets::ScanSpec sections{datasets::ScanKind::Exclusive, 1024};
+    Observation seen;
+    seen.n = input.size();
+    seen.in_after = guarded(input);
+    seen.out = guarded(answer);
+    for (std::size_t i = seen.n; i < seen.out.size(); ++i) seen.out[i] = compare::poison();
+    seen.launches = seen.blocks = 1;
+    seen.output_from_kernel = 1;  // the copy kernel's
+    const auto rule = [&](long long to_host, long long in_output) {
+        seen.to_host_bytes = to_host;
+        seen.host_bytes_in_output = in_output;
+        for (const auto& c : judge(input, seen, sections, true, "kogge_stone_exclusive_scan"))
+            if (c.rule == "ran_on_gpu") return c.ok ? std::string("ok") : c.message;
+        return std::string("ok");
+    };
+    CHECK(host_round_trip_limit(2048) == 256);
+    CHECK(rule(4 * 2048, 4 * 2048) ==
+          "kogge_stone_exclusive_scan copied 2048 values to the host and uploaded 2048 that reached the output "
+          "(n = 2048; more than 256 each way is a scan done on the host, not block sums): the scan must run on the GPU");
+    CHECK(rule(4 * 257, 4 * 257) != "ok");  // in pieces or not: only the bytes count
+    CHECK(rule(-1, -1) == "ok");            // a GPU: not counted, not judged
+    CHECK(rule(0, 0) == "ok");
+    CHECK(rule(4 * 2048, 0) == "ok");        // the output copied to the host to be printed
+    CHECK(rule(4 * 2048, 4 * 256) == "ok");  // a print, then block sums through the host: up to the limit
+    CHECK(rule(4 * 256, 4 * 2048) == "ok");  // a large upload, no more than the limit went to the host
+    CHECK(rule(4, 4) == "ok");               // one block total there and back
+    // One block total there and back where n > 1; n = 1's one output is all of it.
+    CHECK(host_round_trip_limit(15) == 1);
+    CHECK(host_round_trip_limit(2) == 1);
+    CHECK(host_round_trip_limit(1) == 0);
 }
 
 TEST_CASE("every truncation of the file is refused") {
