@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <fnmatch.h>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "catalog.hpp"
 #include "files.hpp"
@@ -70,24 +73,9 @@ std::string lab_number(const std::string& id) { return "lab " + id.substr(0, 2);
 
 // The `#include "name"` names of program text (not <name>).
 std::vector<std::string> quoted_includes(const std::string& source) {
-    const std::vector<bool> code = simt::text::code_mask(source);
     std::vector<std::string> out;
-    for (std::size_t at = 0; at < source.size();) {
-        const std::size_t end = std::min(source.find('\n', at), source.size());
-        std::size_t i = at;
-        while (i < end && (source[i] == ' ' || source[i] == '\t')) ++i;
-        if (i < end && source[i] == '#' && code[i]) {
-            i = source.find_first_not_of(" \t", i + 1);
-            if (i != std::string::npos && source.compare(i, 7, "include") == 0) {
-                i = source.find_first_not_of(" \t", i + 7);
-                if (i != std::string::npos && i < end && source[i] == '"') {
-                    const std::size_t close = source.find('"', i + 1);
-                    if (close != std::string::npos && close < end) out.push_back(source.substr(i + 1, close - i - 1));
-                }
-            }
-        }
-        at = end + 1;
-    }
+    for (const simt::text::Include& include : simt::text::includes(source, simt::text::code_mask(source)))
+        if (!include.angled) out.push_back(include.name);
     return out;
 }
 
@@ -158,6 +146,179 @@ bool defines_function(const std::string& source, const std::string& name) {
         if (i < source.size() && source[i] == '{') return true;
     }
     return false;
+}
+
+namespace {
+
+// The source rules' findings, by what each forbids.
+constexpr const char* kOutside =
+    "#include of a path outside the lab folder (only \"scan.hpp\", the lab's own headers and system headers)";
+constexpr const char* kComputed = "#include of a macro (a computed #include): name the header itself";
+constexpr const char* kEmbed = "embedding another file (.incbin, #embed)";
+constexpr const char* kReach =
+    "reaching into the emulator, the runner or the allocation wrappers (simt::, harness::, device::, "
+    "__tsan_, __sanitizer_, __wrap_, __real_)";
+constexpr const char* kPasted = " (built by token pasting, ##)";
+constexpr const char* kInString = " in a string literal (asm passes it to the assembler, an asm label to the linker)";
+
+struct Rule {
+    std::regex pattern;
+    const char* what;
+};
+
+// Over each logical line of program text. '#' may be written %:, a digraph.
+const std::vector<Rule>& code_rules() {
+    static const std::vector<Rule> rules = {
+        {std::regex(R"((#|%:)\s*(include|include_next|import)\s*["<]\s*(/|[^">]*\.\.))"), kOutside},
+        {std::regex(R"((#|%:)\s*(include|include_next|import)\s+[A-Za-z_])"), kComputed},
+        {std::regex(R"(\bincbin\b|(#|%:)\s*embed\b)", std::regex::icase), kEmbed},
+        {std::regex(R"(\b(simt|harness|device)\s*::|__tsan_|__sanitizer_|__wrap_|__real_)"), kReach},
+        // The namespaces named without `::` after them: a using-directive, an
+        // alias, or a macro whose body ends in one (NS::launch).
+        {std::regex(R"(\busing\s+namespace\s+(::\s*)?(simt|harness|device)\b)"
+                    R"(|\bnamespace\s+\w+\s*=\s*(::\s*)?(simt|harness|device)\b)"
+                    R"(|(#|%:)\s*define\s+\w+(\([^)]*\))?\s+(.*[^:\s]\s*)?\b(simt|harness|device)\s*$)"),
+         kReach},
+    };
+    return rules;
+}
+
+// Over the text of the file's string literals, joined in order (so "inc"
+// "bin" and a macro's piece next to another's count), escapes read: asm
+// statements and asm labels take strings.
+const std::vector<Rule>& literal_rules() {
+    static const std::vector<Rule> rules = {
+        {std::regex("incbin", std::regex::icase), kEmbed},
+        // The allocation wrappers' and sanitizer's symbols, and the kit's
+        // namespaces' mangled names (_ZN4simt...).
+        {std::regex("__tsan_|__sanitizer_|__wrap_|__real_|N[rVKO]*(4simt|7harness|6device)"), kReach},
+    };
+    return rules;
+}
+
+// What the rules forbid in an identifier that token pasting (##) makes; nullptr: nothing.
+const char* forbidden_paste(const std::string& word) {
+    static const std::regex reach(R"(simt|harness|device|(__tsan_|__sanitizer_|__wrap_|__real_).*)"),
+        embed("incbin", std::regex::icase);
+    return std::regex_match(word, embed) ? kEmbed : std::regex_match(word, reach) ? kReach : nullptr;
+}
+
+struct Broken {
+    int line = 0;  // 0: none
+    std::string what;
+    void take(int at, const std::string& why) {
+        if (line == 0 || at < line) line = at, what = why;
+    }
+};
+
+// Token pasting: each `a ## b` of program text read as the one token it
+// makes, and each call of a function-like macro that pastes (or calls one
+// that does) read for the identifiers consecutive arguments' tokens can
+// make (CAT(si, mt)::launch). Pastes of the macro body's own tokens between
+// arguments are beyond this reading.
+void check_pasting(const std::vector<std::string>& lines, Broken& broken) {
+    static const std::regex paste(R"(\s*(##|%:%:)\s*)"), define(R"(^\s*(#|%:)\s*define\s+(\w+)\(([^)]*)\)(.*)$)"),
+        word(R"(\w+)");
+    std::map<std::string, std::string> bodies;  // function-like macro -> its body
+    std::set<std::string> pasting;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].find("##") == std::string::npos && lines[i].find("%:%:") == std::string::npos) {
+            std::smatch m;
+            if (std::regex_search(lines[i], m, define)) bodies[m[2]] = m[4];
+            continue;
+        }
+        const std::string joined = std::regex_replace(lines[i], paste, "");
+        for (const Rule& r : code_rules())
+            if (r.what != kOutside && r.what != kComputed && std::regex_search(joined, r.pattern))
+                broken.take(static_cast<int>(i + 1), std::string(r.what) + kPasted);
+        std::smatch m;
+        if (std::regex_search(lines[i], m, define)) {
+            bodies[m[2]] = m[4];
+            pasting.insert(m[2]);
+        }
+    }
+    // A macro that calls a pasting one pastes too.
+    for (bool grew = !pasting.empty(); grew;) {
+        grew = false;
+        for (const auto& [name, body] : bodies)
+            if (!pasting.count(name))
+                for (auto it = std::sregex_iterator(body.begin(), body.end(), word); it != std::sregex_iterator(); ++it)
+                    if (pasting.count(it->str())) {
+                        grew = pasting.insert(name).second || grew;
+                        break;
+                    }
+    }
+    if (pasting.empty()) return;
+    std::string text;
+    std::vector<std::size_t> starts;  // each line's offset in text
+    for (const std::string& line : lines) {
+        starts.push_back(text.size());
+        text += line + "\n";
+    }
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator(); ++it) {
+        if (!pasting.count(it->str())) continue;
+        std::size_t open = text.find_first_not_of(" \t\n", static_cast<std::size_t>(it->position() + it->length()));
+        if (open == std::string::npos || text[open] != '(') continue;
+        int depth = 0;
+        std::size_t close = open;
+        for (; close < text.size(); ++close) {
+            depth += text[close] == '(';
+            if (text[close] == ')' && --depth == 0) break;
+        }
+        std::vector<std::string> tokens;
+        const std::string args = text.substr(open + 1, close - open - 1);
+        for (auto t = std::sregex_iterator(args.begin(), args.end(), word); t != std::sregex_iterator(); ++t)
+            if (!pasting.count(t->str())) tokens.push_back(t->str());
+        for (std::size_t a = 0; a < tokens.size(); ++a) {
+            std::string made = tokens[a];
+            for (std::size_t b = a + 1; b < tokens.size(); ++b)
+                if (const char* what = forbidden_paste(made += tokens[b])) {
+                    const auto line = std::upper_bound(starts.begin(), starts.end(), static_cast<std::size_t>(it->position()));
+                    broken.take(static_cast<int>(line - starts.begin()), std::string(what) + kPasted);
+                }
+        }
+    }
+}
+
+// The first rule `text` (a file's) breaks, by line.
+Broken check_text(const std::string& source) {
+    Broken broken;
+    const std::string text = simt::text::spliced(source);
+    std::vector<std::string> lines;
+    {
+        std::istringstream in(simt::text::program_text(text));
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        for (const Rule& r : code_rules())
+            if (std::regex_search(lines[i], r.pattern)) broken.take(static_cast<int>(i + 1), r.what);
+    check_pasting(lines, broken);
+    std::string literals;
+    std::vector<std::pair<std::size_t, int>> from;  // (offset in literals, line) of each literal
+    for (const simt::text::Span& span : simt::text::spans(text))
+        if (span.kind == simt::text::Span::Literal && text[span.begin] == '"') {
+            from.push_back({literals.size(), static_cast<int>(simt::text::line_of(text, span.begin))});
+            literals += simt::text::literal_value(text, span);
+        }
+    for (const Rule& r : literal_rules()) {
+        std::smatch m;
+        if (!std::regex_search(literals, m, r.pattern)) continue;
+        const auto at = std::upper_bound(from.begin(), from.end(), std::make_pair(static_cast<std::size_t>(m.position(0)), INT_MAX));
+        broken.take(std::prev(at)->second, std::string(r.what) + kInString);
+    }
+    return broken;
+}
+
+}  // namespace
+
+std::string source_policy(const LabFile& file) {
+    std::vector<std::pair<std::string, std::string>> files = {{"scan.cu", file.path}};
+    for (const std::string& h : file.headers) files.push_back({h, (fs::path(file.path).parent_path() / h).string()});
+    for (const auto& [name, path] : files) {
+        const Broken broken = check_text(read_file(path));
+        if (broken.line) return name + ":" + std::to_string(broken.line) + ": " + broken.what;
+    }
+    return "";
 }
 
 std::string graded_text(const LabFile& file) {

@@ -42,6 +42,16 @@ LabFiles find_lab_files(const std::filesystem::path& root, const std::filesystem
 // declaration or a call), in program text.
 bool defines_function(const std::string& source, const std::string& name);
 
+// The source rules a lab file must meet before it is compiled: no #include
+// outside the lab's folder and system headers, no embedded file, no reaching
+// into the emulator, the runner or the linker's wrappers. They read program
+// text (simt/source_text.hpp: comments and literals blanked, line splices
+// joined, an #include's header-name kept), and string literals only for what
+// an assembler or linker reads there (asm, asm labels: .incbin, symbol
+// names). Returns the first broken rule, "scan.cu:LINE: what", or "", of
+// scan.cu and then of each header taken with it.
+std::string source_policy(const LabFile& file);
+
 // A lab file's text with its headers' (their names and contents): what its
 // grade depends on, for the result cache and the batch's records.
 std::string graded_text(const LabFile& file);

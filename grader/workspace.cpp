@@ -354,25 +354,4 @@ std::string reference_build(const std::string& work, const std::string& kit, con
     return reference_build(work, kit, backend, std::vector<std::string>{target}, timeout_s).front();
 }
 
-std::string source_policy(const LabFile& file) {
-    static const std::vector<std::pair<std::regex, std::string>> rules = {
-        {std::regex(R"(#\s*include\s*["<]\s*(/|[^">]*\.\.))"),
-         "#include of a path outside the lab folder (only \"scan.hpp\", the lab's own headers and system headers)"},
-        {std::regex(R"(\bincbin\b|#\s*embed\b)"), "embedding another file (.incbin, #embed)"},
-        {std::regex(R"(\bsimt\s*::|__tsan_|__sanitizer_|__wrap_|__real_|\bharness\s*::|\bdevice\s*::)"),
-         "reaching into the emulator, the runner or the allocation wrappers (simt::, harness::, device::, "
-         "__tsan_, __sanitizer_, __wrap_, __real_)"},
-    };
-    std::vector<std::pair<std::string, std::string>> files = {{"scan.cu", file.path}};
-    for (const std::string& h : file.headers) files.push_back({h, (fs::path(file.path).parent_path() / h).string()});
-    for (const auto& [name, path] : files) {
-        std::istringstream in(read_file(path));
-        std::string line;
-        for (int number = 1; std::getline(in, line); ++number)
-            for (const auto& [pattern, what] : rules)
-                if (std::regex_search(line, pattern)) return name + ":" + std::to_string(number) + ": " + what;
-    }
-    return "";
-}
-
 }  // namespace grader

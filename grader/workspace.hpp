@@ -86,10 +86,4 @@ std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab
 // that continue it; the log's end when none does.
 std::string first_errors(const std::string& log, const std::string& prefix);
 
-// The source rules a lab file must meet before it is compiled: no #include
-// outside the lab's folder and system headers, no reaching into the emulator,
-// the runner or the linker's wrappers. Returns the first broken rule, or "",
-// of scan.cu and then of each header taken with it.
-std::string source_policy(const LabFile& file);
-
 }  // namespace grader

@@ -154,33 +154,6 @@ bool file_exists(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// `#include <name>` or `#include "name"` lines: (line, name) pairs, the
-// directive's '#' program text (not inside a comment).
-std::vector<std::pair<int, std::string>> includes(const std::string& s, const std::vector<bool>& code) {
-    std::vector<std::pair<int, std::string>> out;
-    int line = 1;
-    for (std::size_t at = 0; at < s.size(); ++line) {
-        const std::size_t end = std::min(s.find('\n', at), s.size());
-        std::size_t i = at;
-        while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
-        if (i < end && s[i] == '#' && code[i]) {
-            ++i;
-            while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
-            if (s.compare(i, 7, "include") == 0) {
-                i += 7;
-                while (i < end && (s[i] == ' ' || s[i] == '\t')) ++i;
-                if (i < end && (s[i] == '<' || s[i] == '"')) {
-                    const char close = s[i] == '<' ? '>' : '"';
-                    const std::size_t stop = s.find(close, i + 1);
-                    if (stop != std::string::npos && stop < end) out.push_back({line, s.substr(i + 1, stop - i - 1)});
-                }
-            }
-        }
-        at = end + 1;
-    }
-    return out;
-}
-
 // The kernel launches of a file that uses __CUDA_ARCH__ which its device
 // pass cannot see: those the preprocessor removes where __CUDA_ARCH__ is
 // defined (#ifndef __CUDA_ARCH__, #if !defined(__CUDA_ARCH__), the #else of
@@ -231,14 +204,13 @@ std::vector<Limit> find_limits(const std::string& source, const std::string& shi
             if (l.line == line && l.construct == construct) return;
         found.push_back({pos, {construct, written, line}});
     };
-    for (const auto& [line, name] : includes(source, code)) {
+    for (const text::Include& include : text::includes(source, code)) {
         for (const Header& h : kHeaders) {
-            if (!starts_with(name, h.prefix)) continue;
-            if (file_exists(shim_dir + "/" + name)) break;
-            // Positions of includes sort before the words of their line.
-            std::size_t pos = 0;
-            for (int l = 1; l < line; ++l) pos = source.find('\n', pos) + 1;
-            add(pos, h.construct ? h.construct : "a CUDA header the emulator does not provide", "#include <" + name + ">");
+            if (!starts_with(include.name, h.prefix)) continue;
+            if (file_exists(shim_dir + "/" + include.name)) break;
+            // An include's '#' sorts before the words of its line.
+            add(include.begin, h.construct ? h.construct : "a CUDA header the emulator does not provide",
+                "#include <" + include.name + ">");
             break;
         }
     }

@@ -290,6 +290,92 @@ TEST_CASE("lab files: headers of the student's own are taken with scan.cu, or re
     CHECK(f.found.at("02-brent-kung").refused.find("which is larger than the rubric takes (0 KiB)") != std::string::npos);
 }
 
+// The source rules of `text` as lab 01's scan.cu ("" where it meets them).
+std::string rules_of(const Scratch& s, const std::string& text) {
+    LabFile file;
+    file.path = s.file("labs/01-kogge-stone/scan.cu", text).string();
+    return source_policy(file);
+}
+
+const std::string kOutside = "#include of a path outside the lab folder";
+const std::string kReach = "reaching into the emulator, the runner or the allocation wrappers";
+const std::string kEmbed = "embedding another file (.incbin, #embed)";
+
+// Whether `rules` (source_policy's answer) names `line` of scan.cu and the rule `what`.
+bool broke(const std::string& rules, int line, const std::string& what) {
+    return rules.rfind("scan.cu:" + std::to_string(line) + ": " + what, 0) == 0;
+}
+
+TEST_CASE("source rules: comments and literals quoting a rule's text are no violation") {
+    Scratch s;
+    const std::string kernel = kLab01;
+    CHECK(rules_of(s, "// the tests use #include \"../common/harness.hpp\" and simt::launch\n" + kernel) == "");
+    CHECK(rules_of(s, "/* Notes:\n     #include \"../../common/harness.hpp\"\n   # include </etc/passwd>\n"
+                      "   simt::launch, harness::run, __wrap_cudaMalloc, .incbin, #embed\n*/\n" + kernel) == "");
+    CHECK(rules_of(s, kernel + "static const char* note = \"#include \\\"../x.h\\\" simt::launch #embed\";\n") == "");
+    CHECK(rules_of(s, kernel + "static const char* raw = R\"(#include \"../x.h\" simt::launch)\";\n"
+                               "static const char* tagged = R\"tag(a )\" simt::x(); #include </etc/passwd> )tag\";\n") == "");
+    // A // comment a line splice continues is still a comment; 1'000 is a number, not a character literal.
+    CHECK(rules_of(s, kernel + "// simt::launch, continued \\\n   onto simt::launch here\n") == "");
+    CHECK(rules_of(s, kernel + "const int big = 1'000'000; // simt::launch\n") == "");
+    // CUDA's own and the standard library's names that contain the words.
+    CHECK(rules_of(s, kernel + "int device = 0; void f() { cudaGetDevice(&device); }\n#define POLICY thrust::device\n"
+                               "__device__ int on_device; int simt_steps = 0;\n") == "");
+}
+
+TEST_CASE("source rules: an #include outside the lab folder, however written, is refused") {
+    Scratch s;
+    CHECK(broke(rules_of(s, "#include \"scan.hpp\"\n#include \"../../x.h\"\n"), 2, kOutside));
+    CHECK(broke(rules_of(s, "\n# include </etc/passwd>\n"), 2, kOutside));
+    CHECK(broke(rules_of(s, "%:include \"../common/harness.hpp\"\n"), 1, kOutside));  // a digraph for '#'
+    CHECK(broke(rules_of(s, "#include_next <../x>\n"), 1, kOutside));
+    // Spliced lines are one directive, named by the line it starts on.
+    CHECK(broke(rules_of(s, "int a;\n#inc\\\nlude \"../x.h\"\nint b;\n"), 2, kOutside));
+    // A header-name is a file name, not a comment or literal: // and \ in it are its characters.
+    CHECK(broke(rules_of(s, "#include <a//../../etc/passwd>\n"), 1, kOutside));
+    CHECK(broke(rules_of(s, "#include \"a\\\" //\" ../x\"\n"), 1, kOutside) == false);
+    CHECK(broke(rules_of(s, "#define P \"../x.h\"\n#include P\n"), 2, "#include of a macro (a computed #include)"));
+    CHECK(rules_of(s, "#include \"scan.hpp\"\n#include <cstdio>\n#include \"helpers/warp.cuh\"\n") == "");
+}
+
+TEST_CASE("source rules: the emulator's, runner's and wrappers' names in code are refused, however spelt") {
+    Scratch s;
+    CHECK(broke(rules_of(s, "// simt::launch in a comment\nvoid f() { simt::launch(k, {}, 1, 1); }\n"), 2, kReach));
+    CHECK(broke(rules_of(s, "void f() { ::harness :: observe(); }\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "namespace s = simt;\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "using namespace ::device;\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "#define NS simt\nvoid f() { NS::launch(); }\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "void f() { sim\\\nt::launch(); }\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "void f() { simt/* */::launch(); }\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "extern \"C\" void* __wrap_cudaMalloc(void**, unsigned long);\n"), 1, kReach));
+    // After a string that a digit separator would have opened as a character literal.
+    CHECK(broke(rules_of(s, "int a = 1'0; simt::launch(); int b = 2'0;\n"), 1, kReach));
+    // A block comment that a spliced */ ends: what follows is code.
+    CHECK(broke(rules_of(s, "/* a *\\\n/ void f() { simt::launch(); } /* */\n"), 1, kReach));
+    // A raw string ends at )" however many quotes it holds.
+    CHECK(broke(rules_of(s, "const char* r = R\"(a\")\"; void f() { simt::launch(); } // \"\n"), 1, kReach));
+    // Token pasting, in a macro's body or through a pasting macro's arguments.
+    CHECK(broke(rules_of(s, "#define NS si##mt\n"), 1, kReach));
+    CHECK(broke(rules_of(s, "#define CAT(a, b) a##b\n#define GLUE(a, b) CAT(a, b)\nvoid f() {\n GLUE(si, mt)::launch();\n}\n"),
+                4, kReach));
+    CHECK(broke(rules_of(s, "#define CAT(a, b) a ## b\nvoid* p = CAT(CAT(__wr, ap), _cudaMalloc);\n"), 2, kReach));
+    CHECK(rules_of(s, "#define CAT(a, b) a##b\nint CAT(scan_, device) = 0;\n") == "");
+    // An asm label names a symbol: the wrappers' and the kit's mangled names count there.
+    CHECK(broke(rules_of(s, "\nextern \"C\" int raw_free(void*) asm(\"__real_cudaFree\");\n"), 2, kReach));
+    CHECK(broke(rules_of(s, "void f() asm(\"_ZN4simt6launchEv\");\n"), 1, kReach));
+}
+
+TEST_CASE("source rules: embedding a file, in code or in an asm string, is refused; in a comment or string it is text") {
+    Scratch s;
+    CHECK(broke(rules_of(s, "const unsigned char data[] = {\n#embed \"answers.bin\"\n};\n"), 2, kEmbed));
+    CHECK(broke(rules_of(s, "\nasm(\".incbin \\\"/etc/passwd\\\"\");\n"), 2, kEmbed + " in a string literal"));
+    CHECK(broke(rules_of(s, "asm(\".section .rodata\\n\"\n    \".inc\" \"bin \\\"x\\\"\");\n"), 2, kEmbed));
+    CHECK(broke(rules_of(s, "asm(\"\\x2eincbin \\\"x\\\"\");\n"), 1, kEmbed));
+    CHECK(broke(rules_of(s, "asm(R\"(.incbin \"x\")\");\n"), 1, kEmbed));
+    CHECK(broke(rules_of(s, "#define S(x) #x\nasm(S(.incbin \"x\"));\n"), 2, kEmbed));
+    CHECK(rules_of(s, "// no .incbin here\nconst char* why = \"no #embed of a table\";\n") == "");
+}
+
 TEST_CASE("defines_function: a definition, not a declaration, a call or a comment") {
     CHECK(defines_function("void brent_kung_scan(const float* in, float* out, unsigned n) {\n}", "brent_kung_scan"));
     CHECK(defines_function("void\nbrent_kung_scan (const float* in,\n  float* out, unsigned n)\n{", "brent_kung_scan"));

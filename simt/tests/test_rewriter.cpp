@@ -7,6 +7,7 @@
 
 #include "limits.hpp"
 #include "rewrite.hpp"
+#include "source_text.hpp"
 
 namespace {
 
@@ -234,6 +235,37 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     const std::string marker = simt::limits_marker("labs/x/scan.cu", {found[2]});
     CHECK(marker.find("extern \"C\" const char simt_kit_limits[] = \"scan.cu\\n7\\tinline PTX\\tasm\\n\";") !=
           std::string::npos);
+}
+
+TEST_CASE("source text: comments, literals and header-names as the compiler reads them") {
+    using simt::text::Span;
+    const auto masked = [](const std::string& s) {  // s with its non-program text as '.'
+        std::string out = s;
+        const std::vector<bool> code = simt::text::code_mask(s);
+        for (std::size_t i = 0; i < s.size(); ++i)
+            if (!code[i] && s[i] != '\n') out[i] = '.';
+        return out;
+    };
+    CHECK(masked("a // b \\\n c\nd") == "a ......\n..\nd");  // a splice continues a // comment
+    CHECK(masked("a /* b *\\\n/ c") == "a .......\n. c");      // and a spliced */ ends a block comment
+    CHECK(masked("x = R\"(a\")\" + y; // z") == "x = R...... + y; ....");
+    CHECK(masked("x = u8R\"d(a)\" b)d\" c") == "x = u8R........... c");
+    CHECK(masked("n = 1'000'000; c = 'a'; s = L\"b\";") == "n = 1'000'000; c = ...; s = L...;");
+    CHECK(masked("#include <a//b.h>\n#include \"c\\\" // d\n") == "#include ........\n#include .... ....\n");
+    CHECK(masked("#if __has_include(<x/*y>)\nint a;\n#endif") == "#if __has_include(......)\nint a;\n#endif");
+    const std::string s = "const char* a = \"\\x2e\\151nc\\\"bin\\n\"; const char* b = R\"q(x\\ny)q\";";
+    std::vector<std::string> values;
+    for (const Span& span : simt::text::spans(s))
+        if (span.kind == Span::Literal) values.push_back(simt::text::literal_value(s, span));
+    CHECK(values == std::vector<std::string>{".inc\"bin\n", "x\\ny"});
+    CHECK(simt::text::spliced("a \\\nb \\  \nc\nd\n") == "a b c\n\n\nd\n");
+    CHECK(simt::text::program_text("#include \"x.h\" // y\nint s = \"t\";\n") == "#include \"x.h\"     \nint s =    ;\n");
+    const std::vector<simt::text::Include> in =
+        simt::text::includes("// #include <no.h>\n  %: include_next <a.h>\n#include \"b.h\"\n#include MACRO\n",
+                             simt::text::code_mask("// #include <no.h>\n  %: include_next <a.h>\n#include \"b.h\"\n#include MACRO\n"));
+    REQUIRE(in.size() == 2);
+    CHECK((in[0].name == "a.h" && in[0].angled && in[0].line == 2 && in[0].begin == 21));
+    CHECK((in[1].name == "b.h" && !in[1].angled && in[1].line == 3));
 }
 
 TEST_CASE("library scans: CUB's and Thrust's scans, not their other names nor cooperative groups' scans") {
