@@ -53,7 +53,11 @@ simt::Limit rejected_by_gxx(const std::string& errors) {
 // the emulator made of it). Where the emulator's g++ rejects a file nvcc
 // compiles (the GPU's build, or nvcc alone on a machine without a GPU), that
 // is the emulator's gap, not the student's error: it becomes the lab's
-// limit, as a construct the limits scan found would.
+// limit, as a construct the limits scan found would. Where the emulator's
+// build left out unused #includes and fails (the code needed a name of
+// theirs after all), those includes become the limits, as before they were
+// left out, unless nvcc rejects the file too: the kit's limits never cost a
+// student points.
 struct BuildOutcome {
     std::string failed, errors;
 };
@@ -63,7 +67,8 @@ BuildOutcome judge_build(const Context& ctx, Slot& slot, const std::vector<std::
     const BuildResult* emu_build = emu >= 0 ? &builds[static_cast<std::size_t>(emu)][i] : nullptr;
     std::optional<BuildResult> nvcc;
     if (cuda >= 0) nvcc = builds[static_cast<std::size_t>(cuda)][i];
-    else if (emu_build && (!emu_build->ok || !state.limits.empty())) nvcc = slot.exec->nvcc_check(*state.lab, state.file);
+    else if (emu_build && (!emu_build->ok || !state.limits.empty() || !state.left_out.empty()))
+        nvcc = slot.exec->nvcc_check(*state.lab, state.file);
     BuildOutcome out;
     const auto fail = [&](const std::string& build, const std::string& errors) {
         out.failed += (out.failed.empty() ? "" : ", ") + build;
@@ -71,10 +76,18 @@ BuildOutcome judge_build(const Context& ctx, Slot& slot, const std::vector<std::
     };
     if (nvcc && !nvcc->ok) fail("cuda", nvcc->errors);
     if (emu_build && !emu_build->ok) {
-        if (nvcc && nvcc->ok) state.limits = {rejected_by_gxx(emu_build->errors)};
+        if (!state.left_out.empty()) {
+            if (!nvcc || nvcc->ok) state.limits = state.left_out;
+        } else if (nvcc && nvcc->ok) state.limits = {rejected_by_gxx(emu_build->errors)};
         else fail("emu", emu_build->errors);
     }
     return out;
+}
+
+// The notes that the emulator built scan.cu without its unused #includes.
+void note_left_out(Report& report, const std::string& lab, const std::vector<simt::Limit>& left_out) {
+    for (const simt::Limit& l : left_out)
+        report.notes.push_back(lab + ": unused " + l.written + " left out on the emulator (scan.cu:" + std::to_string(l.line) + ")");
 }
 
 void check_stop() {
@@ -215,6 +228,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             for (const std::string& note : state->file.notes) report.notes.push_back(id + ": " + note);
             if (!state->file.flag.empty()) report.flags.push_back(id + ": " + state->file.flag);
             state->limits = simt::find_limits(out.source, ctx.kit + "/simt/include");
+            if (state->limits.empty()) state->left_out = simt::unused_includes(out.source, ctx.kit + "/simt/include");
             if (!state->file.refused.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "not built: " + state->file.refused,
                                "Not built: " + state->file.refused + "\n");
@@ -228,6 +242,7 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, graded_text(state->file)) : "";
                        const auto hit = key.empty() ? std::nullopt : ctx.cache.find(key)) {
                 out = *hit;
+                if (out.emulator_limits.empty() && backend_index(ctx, "emu") >= 0) note_left_out(report, id, state->left_out);
                 report.cached.push_back(id);
                 progress(id + ": the result of an earlier grading of the same scan.cu, kit and rubric (" +
                          ctx.cache.dir() + "; --no-cache grades it again)");
@@ -361,6 +376,8 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         if (!state.limits.empty()) {
             state.emu_off = emu;
             state.out.note = "graded on the GPU only: " + simt::summarize("scan.cu", state.limits) + " is beyond the CPU emulator";
+        } else if (emu >= 0) {
+            note_left_out(report, state.lab->id, state.left_out);
         }
         state.out.built = true;
         state.out.emulator_limits = state.limits;

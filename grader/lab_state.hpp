@@ -47,6 +47,9 @@ struct LabState {
     const catalog::Lab* lab;
     LabFile file;
     std::vector<simt::Limit> limits;  // what of its scan.cu the emulator cannot run (simt/limits.hpp)
+    // The #includes of headers the emulator lacks that scan.cu does not use:
+    // its emulator build leaves them out (simt::unused_includes).
+    std::vector<simt::Limit> left_out;
     // Where the emulator cannot run it and a GPU grades it alone: the index
     // of the emulator's backend, whose verdicts then do not count; else -1.
     int emu_off = -1;

@@ -3,6 +3,8 @@
 // textures, ...), found in the file's text. One table (limits.cpp) serves the
 // rewriter, which builds such a file into a marker instead of code so its lab
 // is skipped, not failed, and the grader, which grades such a lab on a GPU.
+// An #include of a header the emulator lacks is a limit only where the code
+// uses the header; an unused one is left out of the emulator's build.
 #pragma once
 
 #include <string>
@@ -21,6 +23,13 @@ struct Limit {
 // header the emulator provides is found; every other header of the CUDA
 // toolkit is a limit.
 std::vector<Limit> find_limits(const std::string& source, const std::string& shim_dir);
+
+// The #includes of `source` of headers the emulator does not provide that
+// its code does not use (limits.cpp's kHeaders says how each kind is
+// judged), as limits that find_limits leaves out; and `source` with their
+// directives blanked (lines and columns kept), what the rewriter builds.
+std::vector<Limit> unused_includes(const std::string& source, const std::string& shim_dir);
+std::string without_includes(const std::string& source, const std::vector<Limit>& unused);
 
 // The scans of CUB and Thrust that `source` calls, as limits whose construct
 // names the library ("CUB", "Thrust") and `written` the scan

@@ -3,7 +3,8 @@
 // what the emulator cannot run (limits.hpp, with DIR the emulator's include
 // folder) becomes a marker instead, naming each such construct, and each is
 // reported as a warning on its line: its lab is then skipped on the emulator,
-// not failed (labs/common/device_emu.cpp).
+// not failed (labs/common/device_emu.cpp). An #include of a header the
+// emulator lacks that the code does not use is blanked instead, with a note.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -32,7 +33,12 @@ int main(int argc, char** argv) {
             shim_dir.empty() ? std::vector<simt::Limit>{} : simt::find_limits(text.str(), shim_dir);
         std::string out;
         if (limits.empty()) {
-            out = simt::rewrite(text.str(), argv[1]);
+            const std::vector<simt::Limit> unused =
+                shim_dir.empty() ? std::vector<simt::Limit>{} : simt::unused_includes(text.str(), shim_dir);
+            for (const simt::Limit& l : unused)
+                std::fprintf(stderr, "%s:%d: note: unused %s left out on the emulator, which does not provide it\n", argv[1],
+                             l.line, l.written.c_str());
+            out = simt::rewrite(simt::without_includes(text.str(), unused), argv[1]);
         } else {
             for (const simt::Limit& l : limits)
                 std::fprintf(stderr, "%s:%d: warning: %s is beyond the CPU emulator (the kit's limit, not a bug in "

@@ -1,5 +1,5 @@
-// An executor of canned runs (executor.hpp): every build succeeds and every
-// run comes out as its backend's Kind says, made here without a process, so
+// An executor of canned runs (executor.hpp): every build succeeds (unless
+// told otherwise) and every run comes out as its backend's Kind says, made here without a process, so
 // test_grade.cpp checks grade()'s scores and messages in milliseconds.
 #pragma once
 
@@ -61,11 +61,17 @@ public:
     std::mutex mutex;
     std::multiset<std::pair<std::size_t, float>> emulated_inputs;  // each run's (n, first value)
 
-    std::vector<BuildResult> build(std::size_t, const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override {
-        return std::vector<BuildResult>(labs.size(), BuildResult{true, "", 0});
+    std::size_t failing_build = ~std::size_t{0};  // the backend (its index) whose builds fail, if any
+    bool nvcc_rejects = false;                    // nvcc_check fails
+    std::atomic<unsigned> nvcc_checked{0};
+
+    std::vector<BuildResult> build(std::size_t backend, const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override {
+        const bool ok = backend != failing_build;
+        return std::vector<BuildResult>(labs.size(), BuildResult{ok, ok ? "" : "scan.cu:3:5: error: canned\n", 0});
     }
     std::optional<BuildResult> nvcc_check(const catalog::Lab&, const LabFile&) override {
-        return BuildResult{true, "", 0};
+        ++nvcc_checked;
+        return BuildResult{!nvcc_rejects, nvcc_rejects ? "scan.cu:3:5: error: canned (nvcc)\n" : "", 0};
     }
     Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input, double,
                 Trace trace) override {

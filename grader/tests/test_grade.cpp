@@ -45,15 +45,16 @@ struct Grading {
         slot.exec = std::move(e);
     }
     // Grades `path` as lab `lab`'s scan.cu, that lab alone.
-    LabResult grade_lab(const std::string& lab, const std::string& path) {
+    Report grade_file(const std::string& lab, const std::string& path) {
         ctx.labs = {lab};
         Submission sub;
         sub.name = "student";
         sub.files[lab] = LabFile{path, "labs/" + lab + "/scan.cu", {}, {}, "", ""};
         Report report = grade(ctx, slot, sub);
         REQUIRE(report.labs.size() == 1);
-        return report.labs.front();
+        return report;
     }
+    LabResult grade_lab(const std::string& lab, const std::string& path) { return grade_file(lab, path).labs.front(); }
     LabResult grade_reference(const std::string& lab) { return grade_lab(lab, KIT "/reference/" + lab + "/scan.cu"); }
 };
 
@@ -83,6 +84,17 @@ std::string with_inline_ptx() {
     write_file(path, read_file(KIT "/reference/02-brent-kung/scan.cu") +
                          "\n__device__ unsigned lane_id() { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }\n");
     return path;
+}
+
+// The reference's lab 02 with an #include of CUB that it never uses.
+std::string with_unused_cub() {
+    const std::string path = (fs::temp_directory_path() / "scan-grade-canned-cub.cu").string();
+    write_file(path, "#include <cub/cub.cuh>\n" + read_file(KIT "/reference/02-brent-kung/scan.cu"));
+    return path;
+}
+
+bool noted(const Report& report, const std::string& note) {
+    return std::find(report.notes.begin(), report.notes.end(), note) != report.notes.end();
 }
 
 }  // namespace
@@ -222,6 +234,45 @@ TEST_CASE("beyond the emulator, with a GPU: the GPU's verdicts alone count") {
     CHECK_FALSE(component(lab, "divergence").gradable);
     CHECK(component(lab, "timing").score == doctest::Approx(10));
     CHECK(g.exec->emulated == 0);
+}
+
+TEST_CASE("an unused #include of a header the emulator lacks: the emulator grades the lab without it, noted") {
+    const std::string note = "02-brent-kung: unused #include <cub/cub.cuh> left out on the emulator (scan.cu:1)";
+    for (const std::vector<std::string>& backends : {std::vector<std::string>{"emu"}, {"emu", "cuda"}}) {
+        Grading g(backends);
+        const Report report = g.grade_file(kLab02, with_unused_cub());
+        const LabResult& lab = report.labs.front();
+        CHECK(lab.note.empty());
+        CHECK(lab.emulator_limits.empty());
+        CHECK(component(lab, "divergence").gradable);
+        CHECK(component(lab, "divergence").score == doctest::Approx(10));
+        CHECK(g.exec->emulated > 0);
+        CHECK(noted(report, note));
+    }
+}
+
+TEST_CASE("an #include left out whose names the code needed after all: graded as the emulator's limit, never zero") {
+    // The emulator's build fails without it; nvcc compiles the file: as before it was left out.
+    Grading g({"emu"});
+    g.exec->failing_build = 0;
+    const Report report = g.grade_file(kLab02, with_unused_cub());
+    const LabResult& lab = report.labs.front();
+    CHECK_FALSE(lab.gradable());
+    CHECK(lab.note == "needs a GPU to grade: `#include <cub/cub.cuh>` (CUB) at scan.cu:1 is beyond the CPU emulator");
+    CHECK_FALSE(noted(report, "02-brent-kung: unused #include <cub/cub.cuh> left out on the emulator (scan.cu:1)"));
+    Grading gpu({"emu", "cuda"});
+    gpu.exec->failing_build = 0;
+    const LabResult on_gpu = gpu.grade_lab(kLab02, with_unused_cub());
+    CHECK(on_gpu.note.rfind("graded on the GPU only: `#include <cub/cub.cuh>` (CUB)", 0) == 0);
+    CHECK(component(on_gpu, "correctness").score == doctest::Approx(60));
+    CHECK_FALSE(component(on_gpu, "divergence").gradable);
+    // nvcc rejects it too: the student's compile error, nvcc's alone.
+    Grading both({"emu"});
+    both.exec->failing_build = 0;
+    both.exec->nvcc_rejects = true;
+    const LabResult broken = both.grade_lab(kLab02, with_unused_cub());
+    CHECK(broken.note == "does not compile (cuda)");
+    CHECK(component(broken, "correctness").score == 0);
 }
 
 TEST_CASE("--backend cuda, beyond the emulator: wrong GPU outputs score nothing") {

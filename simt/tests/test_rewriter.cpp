@@ -197,6 +197,7 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
         "    p[0] = tex1Dfetch<float>(t, 0);\n"     // 8
         "    cub::BlockScan<float, 32> scan;\n"    // 9
         "    int my_asm = 0, cuber = 1;\n"         // 10: words that only contain the names
+        "    cuda::annotated_ptr<float> q;\n"       // 11: a use of line 3's header
         "}\n";
     const std::vector<simt::Limit> found = simt::find_limits(source, SHIM_DIR);
     REQUIRE(found.size() == 5);
@@ -212,7 +213,7 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
                             "#include <cuda/std/functional>\n",
                             SHIM_DIR)
               .empty());
-    CHECK(simt::find_limits("#include <cuda/barrier>\n", SHIM_DIR).size() == 1);
+    CHECK(simt::find_limits("#include <cuda/barrier>\n__shared__ cuda::barrier<cuda::thread_scope_block> b;\n", SHIM_DIR).size() == 1);
     // A launch the device pass of a file using __CUDA_ARCH__ cannot see (rewrite.hpp).
     const std::vector<simt::Limit> hidden = simt::find_limits(
         "#ifdef __CUDA_ARCH__\nint a;\n#else\nvoid f() { k<<<1, 1>>>(); }\n#endif\n"
@@ -235,6 +236,50 @@ TEST_CASE("limits: what the emulator cannot run, by line, in program text only")
     const std::string marker = simt::limits_marker("labs/x/scan.cu", {found[2]});
     CHECK(marker.find("extern \"C\" const char simt_kit_limits[] = \"scan.cu\\n7\\tinline PTX\\tasm\\n\";") !=
           std::string::npos);
+}
+
+TEST_CASE("limits: an #include of a header the emulator lacks counts only where the code uses it") {
+    const std::string kernel = "__global__ void k(float* p) { p[threadIdx.x] = 0; }\n";
+    // Unused: left out, with its line, and no limit.
+    const std::string unused = "#include \"scan.hpp\"\n#include <cub/cub.cuh>  // cub::BlockScan, later\n" + kernel +
+                               "const char* s = \"thrust::device\";\n";
+    CHECK(simt::find_limits(unused, SHIM_DIR).empty());
+    const std::vector<simt::Limit> left = simt::unused_includes(unused, SHIM_DIR);
+    REQUIRE(left.size() == 1);
+    CHECK((left[0].construct == "CUB" && left[0].written == "#include <cub/cub.cuh>" && left[0].line == 2));
+    // Blanked to the end of the directive only: the comment after it and every line stay.
+    const std::string built = simt::without_includes(unused, left);
+    CHECK(built.find("\n                        // cub::BlockScan, later\n") != std::string::npos);
+    CHECK(std::count(built.begin(), built.end(), '\n') == std::count(unused.begin(), unused.end(), '\n'));
+    CHECK(simt::without_includes("#include <cub/cub.cuh> /* a\n b */ int x;\n", simt::unused_includes("#include <cub/cub.cuh> /* a\n b */ int x;\n", SHIM_DIR)) ==
+          "                       /* a\n b */ int x;\n");
+    // Used, however the code names the library: a limit, nothing left out.
+    for (const char* use : {"cub::Sum op;", "using namespace cub;", "namespace c = cub;", "int m = CUB_MAX(1, 2);",
+                            "#ifdef CUB_VERSION\n#endif", "#define NS cub"}) {
+        const std::string source = "#include <cub/cub.cuh>\n" + kernel + use + "\n";
+        CAPTURE(use);
+        const std::vector<simt::Limit> found = simt::find_limits(source, SHIM_DIR);
+        REQUIRE(!found.empty());
+        CHECK((found[0].written == "#include <cub/cub.cuh>" && found[0].line == 1));
+        CHECK(simt::unused_includes(source, SHIM_DIR).empty());
+    }
+    CHECK(simt::find_limits("#include <thrust/scan.h>\n" + kernel, SHIM_DIR).empty());
+    CHECK(simt::find_limits("#include <thrust/pair.h>\n__device__ thrust::pair<int, int> best;\n", SHIM_DIR).size() == 2);
+    CHECK(simt::find_limits("#include <thrust/version.h>\n#if THRUST_VERSION > 1\n#endif\n", SHIM_DIR).size() == 1);
+    // Half precision: its names, not __host__.
+    CHECK(simt::find_limits("#include <cuda_fp16.h>\n__host__ __device__ float f(float x) { return x; }\n", SHIM_DIR).empty());
+    CHECK(simt::find_limits("#include <cuda_fp16.h>\n__device__ __half h;\n", SHIM_DIR).size() == 1);
+    CHECK(simt::find_limits("#include <cuda_fp16.h>\n__device__ float f(float x) { return __half2float(__float2half(x)); }\n",
+                            SHIM_DIR)
+              .size() == 1);
+    // CUDA's own headers declare names the shim declares elsewhere: never a use, so left out, as written.
+    const std::string vs = "#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n" + kernel;
+    CHECK(simt::find_limits(vs, SHIM_DIR).empty());
+    const std::vector<simt::Limit> vs_left = simt::unused_includes(vs, SHIM_DIR);
+    REQUIRE(vs_left.size() == 1);
+    CHECK((vs_left[0].written == "#include \"device_launch_parameters.h\"" && vs_left[0].line == 2));
+    // Another limit keeps the file off the emulator whatever it includes: nothing is left out of a marker.
+    CHECK(simt::find_limits("#include <cub/cub.cuh>\n__device__ void f() { asm(\"\"); }\n", SHIM_DIR).size() == 1);
 }
 
 TEST_CASE("source text: comments, literals and header-names as the compiler reads them") {
