@@ -72,8 +72,8 @@ public:
     // Builds the labs on ctx.backends[backend]: one result per lab, in order.
     virtual std::vector<BuildResult> build(std::size_t backend,
                                            const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) = 0;
-    // Whether nvcc compiles the file, on a machine without the GPU's build;
-    // nothing where no nvcc is.
+    // Whether nvcc compiles the file, on a machine without the GPU's build,
+    // and the library scans its object holds; nothing where no nvcc is.
     virtual std::optional<BuildResult> nvcc_check(const catalog::Lab& lab, const LabFile& file) = 0;
     // The emulator's runner on one dataset.
     virtual Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input,

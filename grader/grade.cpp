@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <future>
 #include <optional>
 #include <regex>
@@ -25,17 +26,55 @@ bool decided_by_the_code(const LabState& state) {
     return true;
 }
 
-// The first scan of a library on the rubric's forbid list for the lab that
-// scan.cu calls, as the message that rejects it; "" when it calls none. The
-// libraries' other names are the emulator's limits, graded on a GPU.
-std::string forbidden_library(const Context& ctx, const catalog::Lab& lab, const std::string& source) {
+// Whether the rubric forbids `library`'s scans in `lab`.
+bool forbids(const Context& ctx, const catalog::Lab& lab, const std::string& library) {
     const auto it = ctx.rubric.forbid.find(lab.id);
-    if (it == ctx.rubric.forbid.end()) return "";
-    for (const simt::Limit& l : simt::find_library_scans(source))
-        if (std::find(it->second.begin(), it->second.end(), l.construct) != it->second.end())
-            return "scan.cu:" + std::to_string(l.line) + " calls " + l.construct + "'s scan (`" + l.written +
-                   "`), which lab " + lab.id.substr(0, 2) +
-                   " does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)";
+    return it != ctx.rubric.forbid.end() && std::find(it->second.begin(), it->second.end(), library) != it->second.end();
+}
+bool forbids_any(const Context& ctx, const catalog::Lab& lab) {
+    const auto it = ctx.rubric.forbid.find(lab.id);
+    return it != ctx.rubric.forbid.end() && !it->second.empty();
+}
+std::string not_allowed(const catalog::Lab& lab) {
+    return "which lab " + lab.id.substr(0, 2) + " does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)";
+}
+
+// The source text's look, before anything is built: the first scan of a
+// library on the rubric's forbid list for the lab that scan.cu or a header
+// of its calls by name, or a #define that renames or configures that library
+// (its compiled names would then not say whose they are), as the message
+// that rejects it; "" when there is none. The libraries' other names are the
+// emulator's limits, graded on a GPU. What was built is read after the build
+// (forbidden_in_build).
+std::string forbidden_library(const Context& ctx, const catalog::Lab& lab, const LabFile& file, const std::string& source) {
+    if (!forbids_any(ctx, lab)) return "";
+    std::vector<std::pair<std::string, std::string>> texts = {{"scan.cu", source}};
+    for (const std::string& h : file.headers)
+        texts.push_back({h, read_file((std::filesystem::path(file.path).parent_path() / h).string())});
+    for (const auto& [name, text] : texts) {
+        for (const simt::Limit& l : simt::find_library_scans(text))
+            if (forbids(ctx, lab, l.construct))
+                return name + ":" + std::to_string(l.line) + " calls " + l.construct + "'s scan (`" + l.written + "`), " +
+                       not_allowed(lab);
+        for (const simt::Limit& l : library_renames(text))
+            if (forbids(ctx, lab, l.construct))
+                return name + ":" + std::to_string(l.line) + " renames or configures " + l.construct + " (`" + l.written +
+                       "`), which lab " + lab.id.substr(0, 2) + " does not allow while it forbids " + l.construct +
+                       "'s scans: they are found by the names the library compiles to (the rubric's forbid list)";
+    }
+    return "";
+}
+
+// What was built: the first scan of a library on the lab's forbid list that
+// `build`'s object of the lab holds (library_symbols.hpp), however the source
+// spelt it, as the message that rejects the lab; "" when there is none.
+std::string forbidden_in_build(const Context& ctx, const catalog::Lab& lab, const BuildResult& built,
+                               const std::string& build) {
+    if (!built.ok) return "";
+    for (const LibraryScan& scan : built.library_scans)
+        if (forbids(ctx, lab, scan.library))
+            return "scan.cu, as " + build + " compiled it, calls " + scan.library + "'s scan (`" + scan.name +
+                   "` among its symbols), " + not_allowed(lab);
     return "";
 }
 
@@ -57,16 +96,18 @@ simt::Limit rejected_by_gxx(const std::string& errors) {
 // build left out unused #includes and fails (the code needed a name of
 // theirs after all), those includes become the limits, as before they were
 // left out, unless nvcc rejects the file too: the kit's limits never cost a
-// student points.
+// student points. A scan the rubric forbids in what nvcc or the emulator
+// built refuses the lab (`forbidden`).
 struct BuildOutcome {
-    std::string failed, errors;
+    std::string failed, errors, forbidden;
 };
 BuildOutcome judge_build(const Context& ctx, Slot& slot, const std::vector<std::vector<BuildResult>>& builds,
-                         std::size_t i, LabState& state) {
+                         std::size_t i, LabState& state, const std::optional<BuildResult>& prechecked) {
     const int emu = backend_index(ctx, "emu"), cuda = backend_index(ctx, "cuda");
     const BuildResult* emu_build = emu >= 0 ? &builds[static_cast<std::size_t>(emu)][i] : nullptr;
     std::optional<BuildResult> nvcc;
     if (cuda >= 0) nvcc = builds[static_cast<std::size_t>(cuda)][i];
+    else if (prechecked) nvcc = prechecked;
     else if (emu_build && (!emu_build->ok || !state.limits.empty() || !state.left_out.empty()))
         nvcc = slot.exec->nvcc_check(*state.lab, state.file);
     BuildOutcome out;
@@ -81,6 +122,9 @@ BuildOutcome judge_build(const Context& ctx, Slot& slot, const std::vector<std::
         } else if (nvcc && nvcc->ok) state.limits = {rejected_by_gxx(emu_build->errors)};
         else fail("emu", emu_build->errors);
     }
+    if (out.failed.empty() && nvcc) out.forbidden = forbidden_in_build(ctx, *state.lab, *nvcc, "nvcc");
+    if (out.failed.empty() && out.forbidden.empty() && emu_build)
+        out.forbidden = forbidden_in_build(ctx, *state.lab, *emu_build, "the emulator's compiler");
     return out;
 }
 
@@ -236,7 +280,8 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             } else if (const std::string broken = source_policy(state->file); !broken.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the source rules", "Not built: " + broken + "\n");
                 out.submitted = true;
-            } else if (const std::string library = forbidden_library(ctx, *state->lab, out.source); !library.empty()) {
+            } else if (const std::string library = forbidden_library(ctx, *state->lab, state->file, out.source);
+                       !library.empty()) {
                 out = zero_lab(ctx, *state->lab, "build", "rejected by the rubric: " + library, "Not built: " + library + "\n");
                 out.submitted = true;
             } else if (const std::string key = ctx.cache.on() ? ctx.cache.key(id, graded_text(state->file)) : "";
@@ -270,6 +315,23 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
     for (const auto& [lab, file] : to_build)
         building.push_back(std::find_if(states.begin(), states.end(), [&](const auto& s) { return s->lab == lab; })->get());
     const int emu = backend_index(ctx, "emu"), cuda = backend_index(ctx, "cuda");
+    // Without the GPU's build, nvcc's check of each lab whose rubric forbids
+    // a library runs alongside the builds and the emulator's runs, one lab
+    // after another on a core of theirs: a file may give the emulator other
+    // code than nvcc (__has_include), so what nvcc builds is read for the
+    // libraries' scans (judge_build). Declared after what it uses: joined
+    // first on every way out.
+    std::vector<std::optional<BuildResult>> prechecked(to_build.size());
+    std::future<void> prechecking;
+    if (cuda < 0 && emu >= 0)
+        prechecking = std::async(std::launch::async, [&] {
+            for (std::size_t i = 0; i < to_build.size() && !stopping(); ++i)
+                if (forbids_any(ctx, *to_build[i].first)) {
+                    Token core(ctx.cpu);
+                    Span span{clock, "nvcc check"};
+                    prechecked[i] = slot.exec->nvcc_check(*to_build[i].first, to_build[i].second);
+                }
+        });
 
     // The datasets are drawn while the labs build. Each backend's pipeline
     // starts once its own build is done (the GPU's had waited for the
@@ -351,21 +413,30 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             builds[w] = slot.exec->build(w, to_build);
         }
         planned.get();  // its exception, if any
+        // A lab whose build holds a scan the rubric forbids is not run there (judge_build refuses it).
         std::vector<LabState*> labs;
         for (std::size_t i = 0; i < building.size(); ++i)
-            if (builds[w][i].ok && (static_cast<int>(w) != emu || building[i]->limits.empty())) labs.push_back(building[i]);
+            if (builds[w][i].ok && (static_cast<int>(w) != emu || building[i]->limits.empty()) &&
+                forbidden_in_build(ctx, *building[i]->lab, builds[w][i], "").empty())
+                labs.push_back(building[i]);
         if (labs.empty() || stopping()) return;
         if (static_cast<int>(w) == emu) emulator_side(labs);
         else if (static_cast<int>(w) == cuda) gpu_side(labs);
     });
     planned.get();
+    if (prechecking.valid()) prechecking.get();
     check_stop();
     std::vector<LabState*> graded;
     for (std::size_t i = 0; i < to_build.size(); ++i) {
         LabState& state = *building[i];
-        const BuildOutcome b = judge_build(ctx, slot, builds, i, state);
+        const BuildOutcome b = judge_build(ctx, slot, builds, i, state, prechecked[i]);
         if (!b.failed.empty()) {
             state.out = zero_lab(ctx, *state.lab, "build", "does not compile (" + b.failed + ")", b.errors);
+            state.out.submitted = true;
+            continue;
+        }
+        if (!b.forbidden.empty()) {
+            state.out = zero_lab(ctx, *state.lab, "build", "rejected by the rubric: " + b.forbidden, "Not graded: " + b.forbidden + "\n");
             state.out.submitted = true;
             continue;
         }

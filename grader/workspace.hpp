@@ -11,6 +11,7 @@
 #include "catalog.hpp"
 #include "export.hpp"
 #include "lab_files.hpp"
+#include "library_symbols.hpp"
 #include "sandbox.hpp"
 
 namespace grader {
@@ -19,6 +20,9 @@ struct BuildResult {
     bool ok = false;
     std::string errors;  // the compiler's first errors, paths relative to the kit
     double seconds = 0;
+    // CUB's and Thrust's scans in the lab's compiled object, best first
+    // (library_symbols.hpp): what the rubric's forbid list refuses.
+    std::vector<LibraryScan> library_scans;
 };
 
 class Workspace {
@@ -38,6 +42,8 @@ public:
     std::vector<BuildResult> build(const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs,
                                    const Sandbox& sandbox);
     std::string runner(const catalog::Lab& lab) const;
+    // The objects compiled from the lab's scan.cu (its headers with it).
+    std::vector<std::string> objects(const catalog::Lab& lab) const;
     std::string module(const catalog::Lab& lab) const;
     // On cuda: the runner as a module (labNN-observe.so), and scan-run, which
     // loads the modules of several labs into one process.
@@ -75,8 +81,9 @@ std::vector<std::string> reference_build(const std::string& work, const std::str
 
 // Whether nvcc compiles `file` as lab `lab`'s scan.cu, where no GPU build
 // does (a machine with nvcc and no GPU): the judge of a file the emulator's
-// g++ rejects. Nothing where no nvcc is found; else the outcome, with its
-// first errors.
+// g++ rejects, and of the library scans nvcc's build holds (a file may give
+// the emulator other code than nvcc: __has_include). Nothing where no nvcc
+// is found; else the outcome, with its first errors and library scans.
 std::optional<BuildResult> nvcc_check(const std::string& kit, const catalog::Lab& lab, const LabFile& file,
                                       const std::string& scratch, double timeout_s, const Sandbox& sandbox);
 

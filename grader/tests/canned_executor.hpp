@@ -63,15 +63,26 @@ public:
 
     std::size_t failing_build = ~std::size_t{0};  // the backend (its index) whose builds fail, if any
     bool nvcc_rejects = false;                    // nvcc_check fails
-    std::atomic<unsigned> nvcc_checked{0};
+    // The library scans each backend's build of every lab holds (by backend
+    // name), and nvcc's check; the labs nvcc checked, by id.
+    std::map<std::string, std::vector<LibraryScan>> built_scans;
+    std::vector<LibraryScan> nvcc_scans;
+    std::vector<std::string> nvcc_checked;
+    std::vector<std::string> backends;  // ctx.backends, for built_scans
 
     std::vector<BuildResult> build(std::size_t backend, const std::vector<std::pair<const catalog::Lab*, LabFile>>& labs) override {
         const bool ok = backend != failing_build;
-        return std::vector<BuildResult>(labs.size(), BuildResult{ok, ok ? "" : "scan.cu:3:5: error: canned\n", 0});
+        const auto scans = backend < backends.size() ? built_scans.find(backends[backend]) : built_scans.end();
+        return std::vector<BuildResult>(labs.size(), BuildResult{ok, ok ? "" : "scan.cu:3:5: error: canned\n", 0,
+                                                                 ok && scans != built_scans.end() ? scans->second : std::vector<LibraryScan>{}});
     }
-    std::optional<BuildResult> nvcc_check(const catalog::Lab&, const LabFile&) override {
-        ++nvcc_checked;
-        return BuildResult{!nvcc_rejects, nvcc_rejects ? "scan.cu:3:5: error: canned (nvcc)\n" : "", 0};
+    std::optional<BuildResult> nvcc_check(const catalog::Lab& lab, const LabFile&) override {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            nvcc_checked.push_back(lab.id);
+        }
+        return BuildResult{!nvcc_rejects, nvcc_rejects ? "scan.cu:3:5: error: canned (nvcc)\n" : "", 0,
+                           nvcc_rejects ? std::vector<LibraryScan>{} : nvcc_scans};
     }
     Run emulate(const catalog::Lab& lab, const std::string& function, const std::vector<float>& input, double,
                 Trace trace) override {

@@ -41,6 +41,7 @@ struct Grading {
         }
         ctx.cpu.reset(4);
         auto e = std::make_unique<canned::Executor>();
+        e->backends = ctx.backends;
         exec = e.get();
         slot.exec = std::move(e);
     }
@@ -280,6 +281,70 @@ TEST_CASE("--backend cuda, beyond the emulator: wrong GPU outputs score nothing"
     g.exec->gpu = Kind::wrong;
     const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
     CHECK(component(lab, "correctness").score == 0);
+}
+
+// A copy of the reference's lab 02 in a folder of its own, `extra` added to
+// scan.cu, with a header beside it.
+std::string reference_with(const std::string& extra, const std::string& header = "") {
+    const fs::path dir = fs::temp_directory_path() / "scan-grade-canned-library";
+    fs::create_directories(dir);
+    write_file((dir / "helpers.cuh").string(), header);
+    write_file((dir / "scan.cu").string(), extra + read_file(KIT "/reference/02-brent-kung/scan.cu"));
+    return (dir / "scan.cu").string();
+}
+
+TEST_CASE("a library scan in what nvcc built, no GPU: refused by the rubric, its symbol named") {
+    Grading g({"emu"});
+    g.exec->nvcc_scans = {{"CUB", "cub::DeviceScan::InclusiveSum", true, 0}};
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(g.exec->nvcc_checked == std::vector<std::string>{kLab02});
+    CHECK(lab.note == "rejected by the rubric: scan.cu, as nvcc compiled it, calls CUB's scan "
+                      "(`cub::DeviceScan::InclusiveSum` among its symbols), which lab 02 does not allow: the lab asks "
+                      "for scan kernels of your own (the rubric's forbid list)");
+    CHECK(component(lab, "correctness").score == 0);
+    CHECK(component(lab, "correctness").gradable);
+    // A library the lab does not forbid: graded, and without a forbid list nvcc is not asked.
+    g.ctx.rubric.forbid[kLab02] = {"Thrust"};
+    CHECK(component(g.grade_reference(kLab02), "correctness").score == doctest::Approx(60));
+    g.ctx.rubric.forbid.erase(kLab02);
+    g.exec->nvcc_checked.clear();
+    CHECK(component(g.grade_reference(kLab02), "correctness").score == doctest::Approx(60));
+    CHECK(g.exec->nvcc_checked.empty());
+}
+
+TEST_CASE("a library scan in the GPU's build: refused, and not run on the GPU") {
+    Grading g({"emu", "cuda"});
+    g.exec->built_scans["cuda"] = {{"Thrust", "thrust::cuda_cub::inclusive_scan_n", true, 0}};
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(lab.note.find("as nvcc compiled it, calls Thrust's scan (`thrust::cuda_cub::inclusive_scan_n`") != std::string::npos);
+    CHECK(g.exec->planned == 0);
+    CHECK(g.exec->timed == 0);
+    CHECK(g.exec->nvcc_checked.empty());  // the GPU's build is nvcc's
+}
+
+TEST_CASE("a library scan in the emulator's build: refused") {
+    Grading g({"emu"});
+    g.exec->built_scans["emu"] = {{"CUB", "cub::BlockScan::InclusiveSum", true, 0}};
+    const LabResult lab = g.grade_reference(kLab02);
+    CHECK(lab.note.find("as the emulator's compiler compiled it, calls CUB's scan (`cub::BlockScan::InclusiveSum`") !=
+          std::string::npos);
+    CHECK(g.exec->emulated == 0);
+}
+
+TEST_CASE("the source's look: a header's library scan and a renamed library are refused before the build") {
+    Grading g({"emu"});
+    g.ctx.labs = {kLab02};
+    Submission sub;
+    sub.name = "student";
+    sub.files[kLab02] = LabFile{reference_with("#include \"helpers.cuh\"\n",
+                                               "namespace q = thrust;\nvoid f() { thrust::inclusive_scan(a, b, c); }\n"),
+                                "labs/02-brent-kung/scan.cu", {"helpers.cuh"}, {}, "", ""};
+    LabResult lab = grade(g.ctx, g.slot, sub).labs.front();
+    CHECK(lab.note == "rejected by the rubric: helpers.cuh:2 calls Thrust's scan (`thrust::inclusive_scan`), which lab 02 "
+                      "does not allow: the lab asks for scan kernels of your own (the rubric's forbid list)");
+    lab = g.grade_lab(kLab02, reference_with("#define cub hidden\n"));
+    CHECK(lab.note.rfind("rejected by the rubric: scan.cu:1 renames or configures CUB (`#define cub`)", 0) == 0);
+    CHECK(g.exec->nvcc_checked.empty());  // nothing built
 }
 
 TEST_CASE("with a GPU: right everywhere scores everything; racecheck's failure is a race finding") {
