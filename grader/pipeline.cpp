@@ -364,12 +364,12 @@ void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
         }
     }
     if (fns.empty()) return;
-    std::vector<TimingRun> runs = slot.exec->time(fns, score::timing_spec(ctx.rubric.timing_n), gpu_lock(ctx, slot));
+    std::vector<TimingRun> runs = slot.exec->time(fns, ctx.rubric.timing_spec(), gpu_lock(ctx, slot));
     for (std::size_t k = 0; k < runs.size(); ++k) *into[k] = std::move(runs[k]);
 }
 
 void judge_timing(Context& ctx, LabState& state) {
-    const datasets::Spec spec = score::timing_spec(ctx.rubric.timing_n);
+    const datasets::Spec spec = ctx.rubric.timing_spec();
     DatasetCache::Data input;
     for (std::size_t f = 0; f < state.timings.size(); ++f) {
         TimingRun& timing = state.timings[f];

@@ -83,6 +83,12 @@ struct Rubric {
 
     const Weights& weights_of(const std::string& lab) const;
     std::size_t emulator_max_n(const std::string& lab) const;  // emulator_with_gpu_max_n's, 0 where absent
+    // The timing dataset: walk4 of timing_n elements, its seed drawn from
+    // hidden_seed as the hidden datasets' are, so the inputs scan-bench makes
+    // from it for every timed call cannot be known ahead; timing_text() names
+    // it for a person without the seed.
+    datasets::Spec timing_spec() const;
+    std::string timing_text() const;
 };
 
 // Reads the rubric; throws RubricError naming the file and the field.

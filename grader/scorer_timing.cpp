@@ -31,7 +31,6 @@ Component score_timing(const Context& ctx, LabState& state, LabResult& out) {
         out.tests.push_back(make_test(state.lab->id, *state.lab, "timing", "timing", 0, weight, why));
         return {"timing", 0, weight, true, why};
     }
-    const datasets::Spec spec = score::timing_spec(rubric.timing_n);
     double total = 0;
     std::string text;
     for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {
@@ -43,14 +42,14 @@ Component score_timing(const Context& ctx, LabState& state, LabResult& out) {
             continue;
         }
         total += timing_part(rubric, t.median);
-        out.timing.push_back({name, datasets::describe(spec), t});
+        out.timing.push_back({name, rubric.timing_text(), t});
         text += name + ": " + fixed(t.median, 3) + "x the reference's time (" + fixed(t.mine_ms, 4) + " ms against " +
                 fixed(t.ref_ms, 4) + " ms" + (t.cub_ms > 0 ? "; CUB's scan " + fixed(t.cub_ms, 4) + " ms" : "") +
                 "), median of " + std::to_string(t.rounds) + " alternated rounds (" + std::to_string(t.checked_calls) +
                 " calls, each on a new input, every output checked), p10-p90 " +
                 fixed(t.p10, 3) + "-" + fixed(t.p90, 3) + ", 95% CI of the median " + fixed(t.ci_low, 3) + "-" +
                 fixed(t.ci_high, 3) + "; scored as " + fixed(rounded_ratio(rubric, t.median), 2) + "x on " +
-                datasets::describe(spec) + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +
+                rubric.timing_text() + "; full points within " + fixed(rubric.timing_full_within, 2) + "x, none from " +
                 fixed(rubric.timing_zero_at, 2) + "x\n";
     }
     const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());

@@ -60,6 +60,7 @@ public:
     std::size_t emu_racy_above = 0;
     std::mutex mutex;
     std::multiset<std::pair<std::size_t, float>> emulated_inputs;  // each run's (n, first value)
+    std::uint64_t timing_seed = 0;  // the last timing's dataset seed
 
     std::size_t failing_build = ~std::size_t{0};  // the backend (its index) whose builds fail, if any
     bool nvcc_rejects = false;                    // nvcc_check fails
@@ -138,6 +139,7 @@ public:
     std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                 const datasets::Spec& spec, const std::string& gpu_lock) override {
         (void)gpu_lock;
+        timing_seed = spec.seed;
         std::vector<TimingRun> out;
         for (const auto& [lab, fn] : fns) {
             ++timed;

@@ -391,6 +391,22 @@ TEST_CASE("timing: scan-bench's own verdict is not scored; a slow ratio scores l
     CHECK(component(lab, "timing").note.rfind("brent_kung_scan: 100.000x the reference's time", 0) == 0);
 }
 
+TEST_CASE("timing: the dataset's seed comes from the secret and is never printed") {
+    std::vector<std::uint64_t> seeds;
+    for (std::uint64_t secret : {1, 2}) {
+        Grading g({"emu", "cuda"});
+        g.ctx.rubric.hidden_seed = secret;
+        const LabResult lab = g.grade_reference(kLab02);
+        REQUIRE(g.exec->timed == 1);
+        seeds.push_back(g.exec->timing_seed);
+        INFO(output_of(lab, "timing"));
+        CHECK(output_of(lab, "timing").find("its seed drawn from the course's secret") != std::string::npos);
+        CHECK(all_output(lab).find(std::to_string(g.exec->timing_seed)) == std::string::npos);
+    }
+    CHECK(seeds[0] != seeds[1]);
+    CHECK(seeds[0] != 4444);  // scan-bench's public default
+}
+
 TEST_CASE("a function that hangs on the GPU costs its own later GPU work, not the other's") {
     Grading g({"emu", "cuda"});
     g.exec->hangs_on_gpu = catalog::find(kLab03)->functions.front().name;

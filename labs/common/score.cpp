@@ -25,8 +25,6 @@ bool safety_rule(const std::string& rule) { return rule == "backend_checks_clean
 
 datasets::Spec divergence_spec(std::size_t n) { return {datasets::Distribution::Walk4, n, 4343}; }
 
-datasets::Spec timing_spec(std::size_t n) { return {datasets::Distribution::Walk4, n, 4444}; }
-
 bool trivial(const std::vector<float>& in, const datasets::ScanSpec& spec) {
     const std::vector<double> expected = datasets::reference_scan(in, spec);
     for (std::size_t i = 0; i < in.size(); ++i)
