@@ -167,15 +167,20 @@ std::string ProcessExecutor::name(const char* prefix) { return prefix + std::to_
 std::string ProcessExecutor::input_file(const LabCall& call) const {
     const std::string key = std::string(datasets::distribution_name(call.spec.dist)) + "-" + std::to_string(call.spec.n) + "-" +
                             std::to_string(call.spec.seed);
-    std::lock_guard<std::mutex> lock(inputs_mutex_);
-    auto [it, added] = input_names_.insert({key, ""});
-    if (added) {
-        it->second = inputs_ + "/input-" + std::to_string(input_names_.size()) + ".in";
-        fs::create_directories(inputs_);
-        write_input(it->second + ".part", *call.input);
-        fs::rename(it->second + ".part", it->second);
+    std::string path;
+    {  // the name only: the files are written under their own locks, several at once
+        std::lock_guard<std::mutex> lock(inputs_mutex_);
+        auto [it, added] = input_names_.insert({key, ""});
+        if (added) it->second = inputs_ + "/input-" + std::to_string(input_names_.size()) + ".in";
+        path = it->second;
     }
-    return it->second;
+    std::lock_guard<std::mutex> lock(mutex_for(path));
+    if (!fs::exists(path)) {
+        fs::create_directories(inputs_);
+        write_input(path + ".part", *call.input);
+        fs::rename(path + ".part", path);
+    }
+    return path;
 }
 
 // scan-run's plan of `calls` in `dir`.
