@@ -71,6 +71,11 @@ DeviceInfo probe() {
     return info;
 }
 
+std::string error_text(int code) {
+    const auto e = static_cast<cudaError_t>(code);
+    return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+}
+
 std::size_t free_bytes() {
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");

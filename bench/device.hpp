@@ -33,6 +33,7 @@ struct DeviceInfo {
     std::size_t l2_bytes = 0;
 };
 DeviceInfo probe();
+std::string error_text(int code);  // a cudaError_t's name and description
 std::size_t free_bytes();  // device memory free now
 
 class Buffers {

@@ -14,7 +14,9 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "catalog.hpp"
@@ -23,12 +25,15 @@
 #include "device.hpp"
 #include "generator.hpp"
 #include "gpu_lock.hpp"
+#include "bounds.hpp"
 #include "module.hpp"
 #include "observation.hpp"
 #include "report.hpp"
 #include "result_channel.hpp"
 #include "sampler.hpp"
+#include "serve.hpp"
 #include "score.hpp"
+#include "worker.hpp"
 
 namespace fs = std::filesystem;
 using namespace bench;
@@ -40,6 +45,11 @@ struct WrongOutput : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The reference's worker found no usable device (exit status 77).
+struct NoDevice : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 constexpr const char* kUsage = R"(usage: scan-bench [options]
 Times each lab function of this build on the GPU, at each size, against cudaMemcpy device to
 device and CUB's DeviceScan (or, with --against, against another build of the same lab), and
@@ -47,7 +57,8 @@ prints a table; --counters reads hardware counters through ncu.
   --lab N           a lab (01, lab02, 03-exclusive, ...); default: every lab with a module here
   --function NAME   one function of the lab; default: each
   --module FILE     the lab build to time (default: this build's labs/labNN-scan.so)
-  --against FILE    another build of the lab, timed alternately: prints the ratio module / against
+  --against FILE    another build of the lab, timed alternately: prints the ratio module / against.
+                    Each build runs in a worker process of its own (bench/README.md)
   --sizes LIST      element counts, comma-separated, 2^K allowed (default 2^20,2^22,2^24,2^26,2^28)
   --seed S          the input: the walk4 dataset (steps -4..4) of seed S (default 4444)
   --no-baselines    leave out the copy and CUB
@@ -124,80 +135,120 @@ struct Options {
     StopRule rule;
 };
 
-// Made once per size and seed: a plan's timings share their input.
-const std::vector<float>& input_of(std::size_t n, std::uint64_t seed) {
-    static std::map<std::pair<std::size_t, std::uint64_t>, std::vector<float>> made;
-    auto [it, fresh] = made.try_emplace({n, seed});
-    if (fresh) it->second = harness::guarded(datasets::generate({datasets::Distribution::Walk4, n, seed}));
-    return it->second;
+// A lab function in a worker: the worker and its job number there.
+struct Build {
+    Worker* worker;
+    std::size_t job;
+    std::string path;
+};
+
+using JobList = std::vector<std::tuple<std::string, std::string, std::string>>;  // lab, function, module
+
+std::vector<std::string> worker_args(const Options& o, const JobList& jobs) {
+    std::vector<std::string> args = {"--seed", std::to_string(o.seed)};
+    if (o.grading) args.push_back("--grading");
+    for (const auto& [lab, function, path] : jobs) args.insert(args.end(), {"--job", lab, function, path});
+    return args;
+}
+
+// The device, as the reference's worker sees it; throws DeviceError when it has none usable.
+DeviceInfo probe_through(Worker& trusted) {
+    const std::string body = trusted.ask("probe").body;
+    DeviceInfo dev;
+    const std::size_t a = body.find('\t'), b = body.find('\t', a + 1);
+    if (a == std::string::npos || b == std::string::npos) throw DeviceError("a device probe out of protocol");
+    if (body[0] != '1') throw NoDevice(body.substr(b + 1));
+    dev.usable = true;
+    dev.l2_bytes = std::stoull(body.substr(a + 1, b - a - 1));
+    dev.name = body.substr(b + 1);
+    return dev;
+}
+
+// Buffers for n elements in each worker: false, with why printed, where the device has too little free.
+bool size_all(std::size_t n, std::initializer_list<Worker*> workers) {
+    for (Worker* w : workers)
+        if (const Reply r = w->ask("size " + std::to_string(n)); r.status == 's') {
+            std::cout << r.body << "\n";
+            return false;
+        }
+    return true;
+}
+
+// A worker's "time" reply: the call's milliseconds and its output check.
+struct CallTime {
+    double ms = 0;
+    OutputCheck check;
+};
+
+CallTime call_time(const Worker& w, const Reply& r) {
+    std::istringstream in(r.body);
+    CallTime t;
+    if (!(in >> t.ms >> t.check.wrong >> t.check.first >> t.check.input_changed))
+        throw DeviceError(w.name() + ": a time out of protocol");
+    return t;
+}
+
+double milliseconds(const Reply& r) {
+    std::istringstream in(r.body);
+    double ms = 0;
+    if (!(in >> ms)) throw DeviceError("a time out of protocol");
+    return ms;
 }
 
 // What a function's results say before any size is timed.
 BenchResult result_of(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
-                      const Module& mine, const Module* other) {
+                      const std::string& mine, const std::string& other) {
     BenchResult r;
     r.device = dev.name;
     r.l2_bytes = dev.l2_bytes;
     r.lab = lab.id;
     r.function = fn.name;
-    r.module = mine.path;
-    r.against = other ? other->path : "";
+    r.module = mine;
+    r.against = other;
     r.rule = o.rule;
     return r;
 }
 
-// Input, two outputs (n + 64 guard elements each), the flush buffer and CUB's
-// scratch; false, with why printed, where the device has less free.
-bool fits(std::size_t n, const DeviceInfo& dev) {
-    const std::size_t need = 3 * (n + harness::kGuard) * sizeof(float) + 2 * dev.l2_bytes + (64 << 20);
-    if (const std::size_t free = free_bytes(); need > free) {
-        std::cout << "n = " << n << ": skipped: needs " << (need >> 20) << " MiB of device memory, " << (free >> 20)
-                  << " MiB free\n";
-        return false;
-    }
-    return true;
-}
-
-// One function timed at b's size: warm-up, then rounds until the stopping
-// rule. `calls` counts the lab builds' calls across the process, so that in
+// One function timed at the workers' size: warm-up, then rounds until the
+// stopping rule. The student's worker is stopped but while its own call
+// runs. `calls` counts the builds' calls across the process, so that in
 // grading no two calls share an input's seed, nor an output a stale answer.
-SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, const Module& mine, const Module* other,
-                     std::uint64_t& calls) {
-    const std::size_t n = b.n();
+SizeResult time_size(const Options& o, std::size_t n, const catalog::Function& fn, const Build& mine, const Build* other,
+                     Worker& trusted, std::uint64_t& calls, const Alone* alone) {
     const bool exclusive = fn.spec.kind == datasets::ScanKind::Exclusive;
-    // One call of a lab build. Grading: on an input no call saw before
-    // (a result kept from an earlier call, or recognised input, is
-    // wrong), then every output checked, not a sample.
-    std::uint64_t checked[2] = {0, 0};  // per build, out(k)'s
-    const auto call = [&](const Module& build, unsigned k) {
+    // One call of a build. Grading: on an input no call saw before (a
+    // result kept from an earlier call, or recognised input, is wrong),
+    // then every output checked, not a sample.
+    std::uint64_t checked[2] = {0, 0};  // per build, its calls'
+    const auto call = [&](const Build& build, unsigned k) {
         const std::string what = fn.name + " of " + build.path;
         const std::uint64_t seed = (o.seed << 32) + ++calls;
-        if (o.grading) b.fresh_input(seed);
-        const auto& run = build.function(fn.name).run;
-        const double ms = b.time([&] { run(b.in(), b.out(k), n); }, what);
+        if (k == 0) mine.worker->resume();
+        const CallTime t = call_time(*build.worker, build.worker->ask("time " + std::to_string(build.job) + " " + std::to_string(seed)));
+        if (k == 0) mine.worker->pause();
+        const std::uint64_t wrong = t.check.wrong, first = t.check.first, changed = t.check.input_changed;
         if (o.grading) {
-            const OutputCheck c = b.verify(k, seed, exclusive, fn.spec.section);
             ++checked[k];
-            if (c.wrong || c.input_changed) {
+            if (wrong || changed) {
                 const std::string why =
                     "its call " + std::to_string(checked[k]) + " (each call on a new input) " +
-                    (c.wrong ? "left " + std::to_string(c.wrong) + " of " + std::to_string(n) +
-                                   " outputs wrong, the first at index " + std::to_string(c.first)
-                             : "modified " + std::to_string(c.input_changed) + " input elements") +
+                    (wrong ? "left " + std::to_string(wrong) + " of " + std::to_string(n) +
+                                 " outputs wrong, the first at index " + std::to_string(first)
+                           : "modified " + std::to_string(changed) + " input elements") +
                     ": an output kept from an earlier call, or work left unfinished when the call returned, is wrong";
                 if (k != 0) throw DeviceError("the build timed against, " + what + ": " + why);
                 throw WrongOutput(why);
             }
         }
-        return ms;
+        return t.ms;
     };
     std::vector<Candidate> cands;
     std::vector<Measure> measures;
     if (o.baselines) {
         cands.push_back({"cudaMemcpy device to device", "copy", {}});
-        measures.push_back([&] { return b.copy(1); });
+        measures.push_back([&] { return milliseconds(trusted.ask("copy")); });
         cands.push_back({std::string("CUB DeviceScan::") + (exclusive ? "ExclusiveSum" : "InclusiveSum"), "cub", {}});
-        measures.push_back([&, exclusive] { return b.cub(exclusive, 1); });
+        measures.push_back([&, exclusive] { return milliseconds(trusted.ask(exclusive ? "cub 1" : "cub 0")); });
     }
     cands.push_back({fn.name + " (module)", "module", {}});
     measures.push_back([&] { return call(mine, 0); });
@@ -210,6 +261,7 @@ SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, 
     SizeResult size;
     size.n = n;
     size.candidates = cands;
+    if (alone) size.alone = *alone;
     try {
         for (int warm = 0; warm < 3; ++warm)
             for (const auto& m : measures) m();
@@ -218,7 +270,11 @@ SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, 
         size.stopped = s.stopped;
         for (std::size_t c = 0; c < cands.size(); ++c) size.candidates[c].ms = summarize(s.samples[c]);
         if (ratio) size.ratio = summarize(s.ratios);
-        if (o.grading) size.problem = score::impossible_time(size.find("module")->ms.median, size.find("copy")->ms.median);
+        if (o.grading) {
+            const Candidate* against = size.find("against");
+            size.problem = doubt(alone ? *alone : Alone{}, size.find("module")->ms.median, size.find("copy")->ms.median,
+                                 against ? against->ms.median : 0);
+        }
     } catch (const WrongOutput& e) {
         size.candidates.clear();  // no time of a wrong answer is shown
         size.problem = e.what();
@@ -227,42 +283,70 @@ SizeResult time_size(const Options& o, Buffers& b, const catalog::Function& fn, 
     return size;
 }
 
-// The module's outputs on b's input as they are now, for the grader to judge:
-// in grading, after one call of its own on the dataset's input.
-harness::Observation observed(const Options& o, Buffers& b, const std::vector<float>& input, const catalog::Function& fn,
-                              const Module& mine) {
-    if (o.grading) {
-        b.reset(input, compare::poison());
-        b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), b.n()); }, fn.name + " of " + mine.path);
-    }
-    harness::Observation seen;
-    seen.n = b.n();
-    seen.out = b.download_out(0);
-    seen.in_after = b.download_in();
-    return seen;
+// The medians of the copy and of each plan line's reference, `rounds` calls
+// each, taken by the reference's worker while no process of the submission
+// is alive: the times the alternated rounds are held against.
+std::vector<Alone> record_alone(Worker& trusted, const std::vector<std::optional<std::size_t>>& against, const Options& o,
+                                std::uint64_t& calls, unsigned rounds = 9) {
+    const auto median = [&](const std::function<double()>& f) {
+        std::vector<double> ms;
+        for (unsigned r = 0; r < rounds; ++r) ms.push_back(f());
+        return summarize(ms).median;
+    };
+    const double copy = median([&] { return milliseconds(trusted.ask("copy")); });
+    std::vector<Alone> alone(against.size(), Alone{copy, 0});
+    for (std::size_t k = 0; k < against.size(); ++k)
+        if (against[k])
+            alone[k].against_ms = median([&] {
+                const std::uint64_t seed = (o.seed << 32) + ++calls;
+                const CallTime t = call_time(trusted, trusted.ask("time " + std::to_string(*against[k]) + " " + std::to_string(seed)));
+                if (t.check.wrong || t.check.input_changed)
+                    throw DeviceError("the build timed against left a wrong output timed alone");
+                return t.ms;
+            });
+    return alone;
 }
 
-// One function at every size: the table's rows and, with --observe, the
+// One lab's functions at every size, table mode: the module's and the
+// against build's (and the baselines') workers. With --observe, the
 // module's outputs on the first size.
-BenchResult measure(const Options& o, const DeviceInfo& dev, const catalog::Lab& lab, const catalog::Function& fn,
-                    const Module& mine, const std::optional<Module>& other) {
-    BenchResult r = result_of(o, dev, lab, fn, mine, other ? &*other : nullptr);
-    std::uint64_t calls = 0;
-    for (std::size_t n : o.sizes) {
-        if (!fits(n, dev)) continue;
-        const std::vector<float>& input = input_of(n, o.seed);
-        // out(0): the module's; out(1): the other build's, or the baselines' scratch.
-        Buffers b(input, n, 2, compare::poison(), dev.l2_bytes);
-        r.sizes.push_back(time_size(o, b, fn, mine, other ? &*other : nullptr, calls));
-        if (!o.observe.empty() && n == o.sizes.front()) harness::write_observation(o.observe, observed(o, b, input, fn, mine));
+std::vector<BenchResult> measure_lab(const Options& o, const catalog::Lab& lab, const std::string& module) {
+    JobList mine_jobs, their_jobs;
+    std::vector<const catalog::Function*> fns;
+    for (const auto& fn : lab.functions) {
+        if (!o.function.empty() && fn.name != o.function) continue;
+        fns.push_back(&fn);
+        mine_jobs.emplace_back(lab.id, fn.name, module);
+        if (!o.against.empty()) their_jobs.emplace_back(lab.id, fn.name, o.against);
     }
-    return r;
+    const std::string self = self_path();
+    Worker trusted(self, worker_args(o, their_jobs), o.against.empty() ? "the baselines" : "the build timed against");
+    Worker mine(self, worker_args(o, mine_jobs), "the module");
+    const DeviceInfo dev = probe_through(trusted);
+    std::vector<BenchResult> out;
+    std::uint64_t calls = 0;
+    for (std::size_t f = 0; f < fns.size(); ++f) {
+        BenchResult r = result_of(o, dev, lab, *fns[f], module, o.against);
+        const Build me{&mine, f, module}, them{&trusted, f, o.against};
+        for (std::size_t n : o.sizes) {
+            if (!size_all(n, {&trusted, &mine})) continue;
+            if (!o.observe.empty() && n == o.sizes.front()) {
+                const Reply seen = mine.ask("observe " + std::to_string(f));
+                harness::write_observation(o.observe, harness::decode_observation(seen.body));
+            }
+            mine.pause();
+            r.sizes.push_back(time_size(o, n, *fns[f], me, o.against.empty() ? nullptr : &them, trusted, calls, nullptr));
+            mine.resume();
+        }
+        out.push_back(r);
+    }
+    return out;
 }
 
 // Runs this program under ncu on one function and parses what ncu printed.
-Profile profile(const Options& o, const catalog::Lab& lab, const catalog::Function& fn, const Module& mine, std::size_t n) {
+Profile profile(const Options& o, const catalog::Lab& lab, const catalog::Function& fn, const std::string& module, std::size_t n) {
     const std::string cmd = "'" + o.ncu + "' --csv --metrics " + kMetrics + " '" + self_path() + "' --lab " + lab.id +
-                            " --function " + fn.name + " --module '" + mine.path + "' --once " + std::to_string(n) + " 2>&1";
+                            " --function " + fn.name + " --module '" + module + "' --once " + std::to_string(n) + " 2>&1";
     FILE* pipe = popen(cmd.c_str(), "r");
     if (!pipe) return {{}, "cannot run " + o.ncu};
     std::string output;
@@ -291,44 +375,59 @@ void write_json(const std::string& path, const nlohmann::json& doc) {
     fs::rename(part, path);
 }
 
-// A plan's functions at its one size, in one set of buffers: first each
-// one's outputs on the dataset (the GPU shared with other work), then, the
-// GPU held alone, each one's timing. A frame of the result channel per step
-// marks the progress: every observation, then `held`, then every timing.
-int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>& plan, gpu_lock::Hold& gpu, int fd) {
+// A plan's functions at its one size, as the grader times a submission. A
+// frame of the result channel per step marks the progress: every
+// observation, then `held`, then every timing.
+//  1. The GPU shared with other work: the submission's worker writes each
+//     function's outputs on the dataset, and is then killed with every
+//     process it left (its device work goes with its context).
+//  2. The GPU held alone: the reference's worker records the copy's and
+//     each reference's time while no process of the submission is alive.
+//  3. A new worker of the submission; each function timed, alternated with
+//     the reference in the other worker, against the bounds (bounds.hpp).
+int run_plan(const Options& o, const std::vector<PlanJob>& plan, gpu_lock::Hold& gpu, int fd) {
     using harness::channel::Kind;
-    struct Job {
-        const catalog::Lab* lab;
-        const catalog::Function* fn;
-        Module mine;
-        std::optional<Module> other;
-    };
-    std::vector<Job> jobs;
-    for (const PlanJob& job : plan) {
-        const catalog::Lab& lab = *catalog::find(job.lab);
-        const catalog::Function& fn = *std::find_if(lab.functions.begin(), lab.functions.end(),
-                                                    [&](const auto& f) { return f.name == job.function; });
-        Job j{&lab, &fn, load_module(job.module, lab.id), std::nullopt};
-        if (!job.against.empty()) j.other = load_module(job.against, lab.id);
-        jobs.push_back(std::move(j));
+    JobList mine_jobs, their_jobs;
+    std::vector<std::optional<std::size_t>> against(plan.size());
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+        mine_jobs.emplace_back(plan[k].lab, plan[k].function, plan[k].module);
+        if (!plan[k].against.empty()) {
+            against[k] = their_jobs.size();
+            their_jobs.emplace_back(plan[k].lab, plan[k].function, plan[k].against);
+        }
     }
+    const std::string self = self_path();
+    Worker trusted(self, worker_args(o, their_jobs), "the reference's build");
+    auto mine = std::make_unique<Worker>(self, worker_args(o, mine_jobs), "the submission's build");
+    const DeviceInfo dev = probe_through(trusted);
     const std::size_t n = o.sizes.front();
-    std::optional<Buffers> b;  // none where the device has too little free: no outputs, no times
-    if (fits(n, dev)) {
-        const std::vector<float>& input = input_of(n, o.seed);
-        b.emplace(input, n, 2, compare::poison(), dev.l2_bytes);
-        for (std::size_t k = 0; k < jobs.size(); ++k)
-            harness::channel::send(fd, Kind::observation, k,
-                                   harness::encode_observation(observed(o, *b, input, *jobs[k].fn, jobs[k].mine)));
-    }
+    // Where the device has too little free: no outputs, no times.
+    const bool fits = size_all(n, {&trusted, mine.get()});
+    if (fits)
+        for (std::size_t k = 0; k < plan.size(); ++k)
+            harness::channel::send(fd, Kind::observation, k, mine->ask("observe " + std::to_string(k)).body);
+    mine->stop();
+    end_strays(trusted.pid());
     if (gpu.held()) gpu.become(gpu_lock::Mode::exclusive);
     harness::channel::send(fd, Kind::held, 0, "");
     std::uint64_t calls = 0;
-    for (std::size_t k = 0; k < jobs.size(); ++k) {
-        const Job& j = jobs[k];
-        const Module* other = j.other ? &*j.other : nullptr;
-        BenchResult r = result_of(o, dev, *j.lab, *j.fn, j.mine, other);
-        if (b) r.sizes.push_back(time_size(o, *b, *j.fn, j.mine, other, calls));
+    std::vector<Alone> alone;
+    if (fits && o.grading && o.baselines) alone = record_alone(trusted, against, o, calls);
+    if (fits) {
+        mine = std::make_unique<Worker>(self, worker_args(o, mine_jobs), "the submission's build");
+        if (!size_all(n, {mine.get()})) throw DeviceError("the device had no room left for the submission's build");
+        mine->pause();
+    }
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+        const catalog::Lab& lab = *catalog::find(plan[k].lab);
+        const catalog::Function& fn = *std::find_if(lab.functions.begin(), lab.functions.end(),
+                                                    [&](const auto& f) { return f.name == plan[k].function; });
+        BenchResult r = result_of(o, dev, lab, fn, plan[k].module, plan[k].against);
+        const Build me{mine.get(), k, plan[k].module};
+        const Build them{&trusted, against[k].value_or(0), plan[k].against};
+        if (fits)
+            r.sizes.push_back(time_size(o, n, fn, me, against[k] ? &them : nullptr, trusted, calls,
+                                        alone.empty() ? nullptr : &alone[k]));
         harness::channel::send(fd, Kind::timing, k,
                                document(dev.name, nlohmann::json::array({to_json(r)}), nlohmann::json::array()).dump(1));
     }
@@ -338,16 +437,35 @@ int run_plan(const Options& o, const DeviceInfo& dev, const std::vector<PlanJob>
 int run_once(const Options& o, const catalog::Lab& lab, const Module& mine) {
     const std::size_t n = *o.once;
     const DeviceInfo dev = probe();
-    Buffers b(input_of(n, o.seed), n, 1, compare::poison(), dev.l2_bytes);
+    Buffers b(harness::guarded(datasets::generate({datasets::Distribution::Walk4, n, o.seed})), n, 1, compare::poison(),
+              dev.l2_bytes);
     for (const auto& fn : lab.functions)
         if (o.function.empty() || fn.name == o.function)
             b.run([&] { mine.function(fn.name).run(b.in(), b.out(0), n); }, fn.name);
     return 0;
 }
 
+// scan-bench --worker FD --seed S [--grading] --job LAB FUNCTION MODULE...:
+// internal, the coordinator's own command line for a worker (worker.hpp).
+int worker_main(int argc, char** argv) {
+    WorkerOptions w;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--worker" && i + 1 < argc) w.fd = std::atoi(argv[++i]);
+        else if (arg == "--seed" && i + 1 < argc) w.seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--grading") w.grading = true;
+        else if (arg == "--job" && i + 3 < argc) {
+            w.jobs.emplace_back(argv[i + 1], argv[i + 2], argv[i + 3]);
+            i += 3;
+        } else return usage("a worker's command line is scan-bench's own: " + arg);
+    }
+    serve(w);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "--worker") return worker_main(argc, argv);
     Options o;
     std::string sizes = "2^20,2^22,2^24,2^26,2^28";
     for (int i = 1; i < argc; ++i) {
@@ -471,36 +589,35 @@ int main(int argc, char** argv) {
             const catalog::Lab& lab = *o.labs.front();
             return run_once(o, lab, load_module(o.module.empty() ? default_module(lab) : o.module, lab.id));
         }
+        guard_coordinator();
         // Held shared from before the device is first touched: the start-up
-        // (context, modules, buffers, outputs) may share the GPU; the timing may not.
+        // (contexts, modules, buffers, outputs) may share the GPU; the timing may not.
         gpu_lock::Hold gpu;
         if (!o.gpu_lock.empty()) gpu = gpu_lock::Hold(o.gpu_lock, gpu_lock::Mode::shared);
-        const DeviceInfo dev = probe();
-        if (!dev.usable) {
-            std::cout << "SKIP: no usable CUDA device: " << dev.name << "\n";
-            return 77;
-        }
-        // No return from main after a plan: exit handlers and the loaded
-        // modules' destructors never run after the last frame.
-        if (!plan.empty()) harness::channel::finish(run_plan(o, dev, plan, gpu, plan_fd));
+        // No return from main after a plan: exit handlers never run after the last frame.
+        if (!plan.empty()) harness::channel::finish(run_plan(o, plan, gpu, plan_fd));
         nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
+        std::string device;
         for (const auto* lab : o.labs) {
-            const Module mine = load_module(o.module.empty() ? default_module(*lab) : o.module, lab->id);
-            std::optional<Module> other;
-            if (!o.against.empty()) other = load_module(o.against, lab->id);
-            for (const auto& fn : lab->functions) {
-                if (!o.function.empty() && fn.name != o.function) continue;
-                const BenchResult r = measure(o, dev, *lab, fn, mine, other);
+            const std::string module = o.module.empty() ? default_module(*lab) : o.module;
+            for (const BenchResult& r : measure_lab(o, *lab, module)) {
+                device = r.device;
                 std::cout << table(r) << std::flush;
                 results.push_back(to_json(r));
                 if (o.counters) {
-                    const Profile p = profile(o, *lab, fn, mine, o.counters_size);
+                    const catalog::Function& fn = *std::find_if(lab->functions.begin(), lab->functions.end(),
+                                                                [&](const auto& f) { return f.name == r.function; });
+                    const Profile p = profile(o, *lab, fn, module, o.counters_size);
                     std::cout << counters_report(fn.name, o.counters_size, p) << std::flush;
                     counters.push_back(counters_json(fn.name, o.counters_size, p));
                 }
             }
         }
-        if (!o.json.empty()) write_json(o.json, document(dev.name, results, counters));
+        if (!o.json.empty()) write_json(o.json, document(device, results, counters));
+    } catch (const NoDevice& e) {
+        std::cout << "SKIP: no usable CUDA device: " << e.what() << "\n";
+        if (!plan.empty()) harness::channel::finish(77);
+        return 77;
     } catch (const std::exception& e) {
         std::cerr << "scan-bench: " << e.what() << "\n";
         if (!plan.empty()) harness::channel::finish(1);

@@ -1,7 +1,7 @@
 // A lab build loaded as a module (labNN-scan.so, built beside each lab's
-// test programs wherever nvcc exists), so one process can time two builds of
-// the same lab, a student's and the reference, against each other. Each is
-// opened with RTLD_LOCAL: their equal function and kernel names never meet.
+// test programs wherever nvcc exists). scan-bench loads each build in a
+// process of its own (bench/worker.hpp): a student's module never shares a
+// process with the reference's. Opened with RTLD_LOCAL.
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@ namespace bench {
 struct Module {
     std::string path;
     const harness::LabBinding* binding = nullptr;
+    int (*last_error)() = nullptr;  // the module's CUDA runtime's cudaGetLastError
     const harness::Binding& function(const std::string& name) const;  // throws std::runtime_error
 };
 

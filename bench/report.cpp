@@ -56,6 +56,12 @@ std::string table(const BenchResult& r) {
         if (size.rounds) out += "             " + std::to_string(size.rounds) + " rounds, stopped: " + describe(size.stopped) + "\n";
         if (size.checked_calls)
             out += "             " + std::to_string(size.checked_calls) + " calls of the module, each on a fresh input, every output checked\n";
+        if (size.alone) {
+            char line[160];
+            std::snprintf(line, sizeof line, "             recorded alone first: the copy %.4f ms, the build timed against %.4f ms\n",
+                          size.alone->copy_ms, size.alone->against_ms);
+            out += line;
+        }
         if (!size.problem.empty()) out += "             NOT SCORED: " + size.problem + "\n";
     }
     return out;
@@ -79,6 +85,7 @@ nlohmann::json to_json(const BenchResult& r) {
         if (size.ratio) s["ratio"] = summary_json(*size.ratio);
         if (size.checked_calls) s["checked_calls"] = size.checked_calls;
         if (!size.problem.empty()) s["problem"] = size.problem;
+        if (size.alone) s["alone"] = {{"copy_ms", size.alone->copy_ms}, {"against_ms", size.alone->against_ms}};
         sizes.push_back(s);
     }
     return {{"device", r.device},

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounds.hpp"
 #include "stats.hpp"
 
 namespace bench {
@@ -31,6 +32,9 @@ struct SizeResult {
     // wrong output (sampling stopped there) or a time under the copy's.
     std::uint64_t checked_calls = 0;
     std::string problem;
+    // Grading a plan: the copy's and the reference's medians recorded with
+    // no process of the submission alive, which the rounds are held against.
+    std::optional<Alone> alone;
     const Candidate* find(const std::string& role) const;
 };
 

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <string>
 
+#include "bounds.hpp"
 #include "counters.hpp"
 #include "report.hpp"
 #include "sampler.hpp"
@@ -222,4 +223,39 @@ TEST_CASE("the table and the JSON carry every figure") {
     CHECK(j["sizes"][0]["ratio"]["median"] == 1.25);
     CHECK(j["sizes"][0]["candidates"][2]["percent_of_copy"] == doctest::Approx(50));
     CHECK(j["stop_rule"]["rel_ci"] == 0.005);
+}
+
+TEST_CASE("a graded time's bounds: the copy and the reference recorded alone, and the reference slowed beside it") {
+    const Alone alone{0.060, 0.220};  // lab 04 at 2^24 on an H100: the copy, the reference
+    // Believed: at the reference's speed, at twice the copy's, at the copy's itself.
+    CHECK(doubt(alone, 0.221, 0.061, 0.222).empty());
+    CHECK(doubt(alone, 0.120, 0.060, 0.219).empty());
+    CHECK(doubt(alone, 0.060, 0.060, 0.220).empty());
+    // Under the copy recorded alone, though the rounds' copy was slowed to match.
+    CHECK(has(doubt(alone, 0.059, 0.050, 0.220), "faster than a device-to-device copy"));
+    // Under a quarter of the reference's recorded time, where the copy is no floor.
+    CHECK(has(doubt(Alone{0.010, 0.220}, 0.054, 0.010, 0.220), "under a quarter of the reference's time"));
+    CHECK(doubt(Alone{0.010, 0.220}, 0.056, 0.010, 0.220).empty());
+    // The reference or the copy slower beside the submission's process than alone.
+    CHECK(has(doubt(alone, 0.300, 0.061, 0.280), "the reference's build took 1.27x as long beside"));
+    CHECK(has(doubt(alone, 0.300, 0.080, 0.221), "the device-to-device copy took 1.33x"));
+    CHECK(doubt(alone, 0.300, 0.074, 0.274).empty());  // within 1.25x: noise and clocks
+    // Nothing recorded alone (timed outside grading): the copy of the rounds alone bounds it.
+    CHECK(doubt(Alone{}, 0.300, 0.060, 0.900).empty());
+    CHECK_FALSE(doubt(Alone{}, 0.050, 0.060, 0.900).empty());
+}
+
+TEST_CASE("a graded size records what was timed alone, in the table and the JSON") {
+    BenchResult r;
+    r.device = "a GPU";
+    r.lab = "04-hierarchical";
+    r.function = "hierarchical_scan";
+    SizeResult size;
+    size.n = 1 << 24;
+    size.alone = Alone{0.0601, 0.2203};
+    r.sizes.push_back(size);
+    CHECK(has(table(r), "recorded alone first: the copy 0.0601 ms, the build timed against 0.2203 ms"));
+    const auto j = to_json(r);
+    CHECK(j["sizes"][0]["alone"]["copy_ms"].get<double>() == doctest::Approx(0.0601));
+    CHECK(j["sizes"][0]["alone"]["against_ms"].get<double>() == doctest::Approx(0.2203));
 }
