@@ -71,6 +71,14 @@ KernelCounters total_of(const Profile& p) {
 
 }  // namespace
 
+const char* const kLaneMetrics = "smsp__inst_executed.sum,smsp__thread_inst_executed_pred_on.sum";
+
+double lane_share(const Profile& profile) {
+    const KernelCounters t = total_of(profile);
+    const double warp = t.get(kWarpInst);
+    return profile.kernels.empty() || !(warp > 0) ? -1 : t.get(kThreadInst) / (32 * warp);
+}
+
 double KernelCounters::get(const std::string& metric) const {
     const auto it = sum.find(metric);
     return it == sum.end() ? 0 : it->second;

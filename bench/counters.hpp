@@ -30,6 +30,14 @@ struct Profile {
 // an ncu error or output without a CSV table becomes `problem`.
 Profile parse_ncu(const std::string& output);
 
+// The share of lanes active per warp instruction over every kernel of the
+// profile (thread instructions executed with the predicate on, over 32 per
+// warp instruction): control divergence as the hardware counts it, the
+// GPU's match of the emulator's SIMT efficiency. -1 without a kernel.
+double lane_share(const Profile& profile);
+// The two metrics lane_share reads, comma-separated (ncu --metrics).
+extern const char* const kLaneMetrics;
+
 // The report for one function on n elements: per kernel and in total, warp
 // instructions, active lanes per warp instruction, FADDs against the
 // textbook's count, shared-memory bank conflicts, DRAM bytes against 8n.

@@ -66,6 +66,15 @@ struct TimingRun {
     harness::Observation seen;  // the outputs of the timed calls, to be judged
 };
 
+// Control divergence of one function measured on the GPU by Nsight Compute,
+// where the emulator cannot run its lab: the share of lanes active per warp
+// instruction (bench/counters.hpp, lane_share) of the submission's GPU build
+// and of the reference's, on the same input.
+struct GpuDivergence {
+    std::string problem;  // why there is no measure; empty when there is
+    double mine = 0, reference = 0;
+};
+
 class Executor {
 public:
     virtual ~Executor() = default;
@@ -92,6 +101,11 @@ public:
     // shared while it starts and alone while it times.
     virtual std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                         const datasets::Spec& spec, const std::string& gpu_lock) = 0;
+    // ncu's counters of `fn` in the submission's GPU build and in the
+    // reference's, each run once on `spec`'s input, the GPU held alone
+    // through `gpu_lock`'s files (other work would count in the counters).
+    virtual GpuDivergence gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                         const std::string& gpu_lock) = 0;
     // Brings the reference's builds that the labs' divergence and timing use
     // up to date ahead of them, alongside the submission's builds and runs (a
     // first grading in a work folder builds them); errors are left for those

@@ -454,6 +454,16 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
         state.out.emulator_limits = state.limits;
         graded.push_back(&state);
     }
+    // The labs the emulator could not run: their divergence on the GPU's
+    // counters, once both builds are judged (an emulator build that fails on
+    // a header it lacks is known only then).
+    if (std::any_of(graded.begin(), graded.end(), [](const LabState* s) { return s->emu_off >= 0; })) {
+        {
+            Span span{clock, "divergence gpu"};
+            run_gpu_divergence(ctx, slot, graded);
+        }
+        check_stop();
+    }
     for (LabState* state : graded) {
         score_correctness(ctx, *state);
         for (const auto& f : state->sanitizer_findings) note_finding(*state, f);

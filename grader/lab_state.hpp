@@ -70,6 +70,8 @@ struct LabState {
     std::vector<Finding> sanitizer_findings;
     bool divergence_ran = false, timing_ran = false;
     std::vector<std::pair<Run, Run>> divergence;  // per function: the student's run and the reference's
+    // Where the emulator cannot run the lab: per function, its divergence on the GPU (run_gpu_divergence).
+    std::vector<GpuDivergence> gpu_divergence;
     std::vector<TimingRun> timings;               // per function; problem: why it is not scored
 };
 

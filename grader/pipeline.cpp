@@ -347,6 +347,24 @@ void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
             }
 }
 
+void run_gpu_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    const int cuda = backend_index(ctx, "cuda");
+    if (cuda < 0 || backend_index(ctx, "emu") < 0) return;  // --backend cuda: divergence is not asked of the GPU
+    const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
+    for (LabState* state : labs) {
+        if (state->emu_off < 0 || !worth_running(*state, static_cast<std::size_t>(cuda), true)) continue;
+        for (const auto& fn : state->lab->functions) {
+            if (stopping()) return;
+            GpuDivergence d;
+            if (const auto hung = state->gpu_hung.find(fn.name); hung != state->gpu_hung.end())
+                d.problem = "not run: its GPU run on " + hung->second + " timed out";
+            else
+                d = slot.exec->gpu_divergence(*state->lab, fn, spec, gpu_lock(ctx, slot));
+            state->gpu_divergence.push_back(d);
+        }
+    }
+}
+
 void run_timing(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     std::vector<std::pair<const catalog::Lab*, const catalog::Function*>> fns;
     std::vector<TimingRun*> into;

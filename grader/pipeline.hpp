@@ -26,6 +26,9 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
 // The emulator's divergence runs of the student's functions and the
 // reference's, for the labs with some dataset right.
 void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// Control divergence measured on the GPU (Nsight Compute), for the labs with
+// some dataset right there that the emulator cannot run (emu_off set).
+void run_gpu_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // The GPU's runs of the labs' datasets.
 void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // compute-sanitizer's tools on each function, into state.sanitizer_findings.

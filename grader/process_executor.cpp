@@ -11,7 +11,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "counters.hpp"
 #include "files.hpp"
+#include "gpu_lock.hpp"
 #include "outputs.hpp"
 #include "result_channel.hpp"
 #include "sanitizer.hpp"
@@ -383,6 +385,46 @@ PlanRun ProcessExecutor::sanitize(const std::string& tool, const std::vector<Lab
             out.failed.problem = got.forged.empty() ? run_problem(ending) : got.forged;
             out.failed.output = ending.output;
         }
+    }
+    return out;
+}
+
+// Nsight Compute over scan-bench --once, for each build in turn: one call of
+// the function on the input, its kernels' instruction counters read. The
+// GPU is held alone, so no other process's kernels reach the counters.
+GpuDivergence ProcessExecutor::gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn,
+                                              const datasets::Spec& spec, const std::string& gpu_lock) {
+    const Workspace& cuda = *workspace("cuda");
+    const Rubric& rubric = ctx_.rubric;
+    GpuDivergence out;
+    try {
+        const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, rubric.build_timeout_s);
+        const std::string reference =
+            reference_build(ctx_.work, ctx_.kit, "cuda", reference_target(lab, "cuda"), rubric.build_timeout_s);
+        gpu_lock::Hold alone;
+        if (!gpu_lock.empty()) alone = gpu_lock::Hold(gpu_lock, gpu_lock::Mode::exclusive);
+        const auto measure = [&](const std::string& module, const char* whose) {
+            const RunFolder folder(cuda.scratch() + "/" + name("counters-"));
+            Limits limits;
+            limits.timeout_s = run_timeout(ctx_, "cuda", spec.n) + 120;  // ncu's start and replays
+            limits.output_bytes = 1 << 20;
+            limits.only_given = true;
+            const Outcome o = run_contained(
+                {"ncu", "--csv", "--metrics", bench::kLaneMetrics, bench, "--lab", lab.id, "--function", fn.name, "--module",
+                 module, "--once", std::to_string(spec.n), "--seed", std::to_string(spec.seed)},
+                folder.scratch, {folder.scratch},
+                limits, ctx_.sandbox, {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()}, env());
+            const bench::Profile p = bench::parse_ncu(o.output);
+            const double share = bench::lane_share(p);
+            if (!p.problem.empty() || share < 0)
+                throw std::runtime_error(std::string("Nsight Compute measured no kernel of ") + whose + " build (" +
+                                         (p.problem.empty() ? run_problem(o) : p.problem) + ")");
+            return share;
+        };
+        out.mine = measure(cuda.module(lab), "the submission's");
+        out.reference = measure(reference, "the reference's");
+    } catch (const std::exception& e) {
+        out.problem = e.what();
     }
     return out;
 }

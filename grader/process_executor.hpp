@@ -33,6 +33,8 @@ public:
     PlanRun sanitize(const std::string& tool, const std::vector<LabCall>& calls) override;
     std::vector<TimingRun> time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                 const datasets::Spec& spec, const std::string& gpu_lock) override;
+    GpuDivergence gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                 const std::string& gpu_lock) override;
     void prepare_reference(const std::vector<const catalog::Lab*>& labs) override;
 
 private:

@@ -52,7 +52,7 @@ void PhaseClock::add(const std::string& name, Clock::time_point from, Clock::tim
 
 std::vector<Phase> PhaseClock::phases() const {
     static const char* const order[] = {"build emu", "build cuda", "nvcc check", "datasets emu", "datasets gpu",
-                                        "sanitizer", "divergence", "timing", "timing check"};
+                                        "sanitizer", "divergence", "divergence gpu", "timing", "timing check"};
     std::vector<Phase> out;
     for (const char* name : order)
         if (const auto it = spans_.find(name); it != spans_.end())

@@ -7,6 +7,40 @@
 
 namespace grader {
 
+namespace {
+
+// Where the emulator cannot run the lab: the GPU's counters, the share of
+// lanes active per warp instruction, against the reference's on the same
+// input, scored by the emulator's rule (score::divergence_part).
+Component score_gpu_divergence(const Context& ctx, LabState& state, LabResult& out, double weight) {
+    const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
+    const std::string on = datasets::describe(spec);
+    double total = 0;
+    std::string text;
+    for (std::size_t f = 0; f < state.lab->functions.size(); ++f) {
+        const std::string& name = state.lab->functions[f].name;
+        const GpuDivergence& d = state.gpu_divergence.at(f);
+        if (!d.problem.empty()) {
+            text += name + ": not scored: " + d.problem + "\n";
+            continue;
+        }
+        total += score::divergence_part(d.mine, d.reference, ctx.rubric.divergence_full_within, ctx.rubric.divergence_zero_below);
+        text += name + ": " +
+                score::divergence_line(d.mine, d.reference, on, ctx.rubric.divergence_full_within,
+                                       ctx.rubric.divergence_zero_below) +
+                " (lanes active per warp instruction, measured on the GPU by Nsight Compute: the emulator cannot run " +
+                simt::summarize("scan.cu", state.limits) + ")\n";
+    }
+    const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
+    std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) +
+                       "% of the reference's level, on the GPU";
+    if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
+    out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
+    return {"divergence", score, weight, true, note};
+}
+
+}  // namespace
+
 Component score_divergence(const Context& ctx, LabState& state, LabResult& out) {
     const double weight = ctx.rubric.weights_of(state.lab->id).divergence;
     if (backend_index(ctx, "emu") < 0) {  // --backend cuda: the metric is the emulator's
@@ -16,6 +50,7 @@ Component score_divergence(const Context& ctx, LabState& state, LabResult& out) 
         out.tests.push_back(t);
         return {"divergence", 0, weight, false, "needs the emulator"};
     }
+    if (state.emu_off >= 0 && !state.gpu_divergence.empty()) return score_gpu_divergence(ctx, state, out, weight);
     if (state.emu_off >= 0) {
         const std::string why = "not run: " + simt::summarize("scan.cu", state.limits) +
                                 " is beyond the CPU emulator, which measures control divergence";

@@ -181,6 +181,12 @@ TEST_CASE("ncu's CSV from an H100: counters per kernel, against theory") {
     CHECK(j["fadd"] == 3141107.0);
     CHECK(j["theory_additions"] == 3141107.0);
     CHECK(j["bound_additions"] == 4.0 * (1 << 20) - 3);
+
+    // Lanes active per warp instruction, every launch of every kernel summed:
+    // (94,349,824 + 176,588 + 25,116,672) / (32 x (4,133,888 + 8,064 + 817,600)).
+    CHECK(lane_share(h) == doctest::Approx(0.7538678).epsilon(1e-6));
+    CHECK(lane_share(ks) == doctest::Approx(81790976.0 / (32 * 2654208.0)));
+    CHECK(lane_share(Profile{}) == -1);
 }
 
 TEST_CASE("ncu without counters: the reason, never a crash") {

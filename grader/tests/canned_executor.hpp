@@ -61,6 +61,9 @@ public:
     std::mutex mutex;
     std::multiset<std::pair<std::size_t, float>> emulated_inputs;  // each run's (n, first value)
     std::uint64_t timing_seed = 0;  // the last timing's dataset seed
+    // Nsight Compute's measure of every function's divergence on the GPU, and the functions it was asked for.
+    GpuDivergence gpu_lanes{"", 0.95, 0.95};
+    std::vector<std::string> gpu_divergence_asked;
 
     std::size_t failing_build = ~std::size_t{0};  // the backend (its index) whose builds fail, if any
     bool nvcc_rejects = false;                    // nvcc_check fails
@@ -153,6 +156,14 @@ public:
             out.push_back(std::move(t));
         }
         return out;
+    }
+
+    GpuDivergence gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                 const std::string& gpu_lock) override {
+        (void)lab, (void)spec, (void)gpu_lock;
+        std::lock_guard<std::mutex> hold(mutex);
+        gpu_divergence_asked.push_back(fn.name);
+        return gpu_lanes;
     }
 
     // One run of `kind`: the messages are the canned runs' own.

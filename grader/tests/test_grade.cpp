@@ -227,14 +227,42 @@ TEST_CASE("beyond the emulator, no GPU: needs a GPU to grade, never zero") {
     CHECK(g.exec->emulated == 0);
 }
 
-TEST_CASE("beyond the emulator, with a GPU: the GPU's verdicts alone count") {
+TEST_CASE("beyond the emulator, with a GPU: the GPU's verdicts alone count, divergence by its counters") {
     Grading g({"emu", "cuda"});
     g.exec->emu = Kind::wrong;  // what the emulator would say does not count
     const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
     CHECK(component(lab, "correctness").score == doctest::Approx(60));
-    CHECK_FALSE(component(lab, "divergence").gradable);
     CHECK(component(lab, "timing").score == doctest::Approx(10));
     CHECK(g.exec->emulated == 0);
+    // Divergence is not dropped from the total: Nsight Compute's lanes per
+    // warp instruction, the submission's against the reference's.
+    CHECK(g.exec->gpu_divergence_asked == std::vector<std::string>{"brent_kung_scan"});
+    CHECK(component(lab, "divergence").gradable);
+    CHECK(component(lab, "divergence").score == doctest::Approx(10));
+    CHECK(all_output(lab).find("measured on the GPU by Nsight Compute: the emulator cannot run") != std::string::npos);
+}
+
+TEST_CASE("beyond the emulator, divergence on the GPU: scored by the emulator's rule, or not scored with why") {
+    Grading g({"emu", "cuda"});
+    // Lab 02's modulo mapping on an H100 has about half the reference's lanes busy.
+    g.exec->gpu_lanes = {"", 0.45, 0.93};
+    const LabResult divergent = g.grade_lab(kLab02, with_inline_ptx());
+    const double expected = 10 * score::divergence_part(0.45, 0.93, g.ctx.rubric.divergence_full_within,
+                                                        g.ctx.rubric.divergence_zero_below);
+    CHECK(component(divergent, "divergence").score == doctest::Approx(expected));
+    CHECK(component(divergent, "divergence").score < 10);
+    // No counters (the driver refuses them, ncu is missing): 0 of its points, the reason shown.
+    Grading denied({"emu", "cuda"});
+    denied.exec->gpu_lanes = {"Nsight Compute measured no kernel of the submission's build (hardware counters are not permitted)", 0, 0};
+    const LabResult lab = denied.grade_lab(kLab02, with_inline_ptx());
+    CHECK(component(lab, "divergence").gradable);
+    CHECK(component(lab, "divergence").score == 0);
+    CHECK(all_output(lab).find("not scored: Nsight Compute measured no kernel") != std::string::npos);
+    // --backend cuda alone: divergence is the emulator's measure, not asked of the GPU.
+    Grading cuda({"cuda"});
+    const LabResult alone = cuda.grade_lab(kLab02, with_inline_ptx());
+    CHECK(cuda.exec->gpu_divergence_asked.empty());
+    CHECK_FALSE(component(alone, "divergence").gradable);
 }
 
 TEST_CASE("an unused #include of a header the emulator lacks: the emulator grades the lab without it, noted") {
@@ -266,7 +294,7 @@ TEST_CASE("an #include left out whose names the code needed after all: graded as
     const LabResult on_gpu = gpu.grade_lab(kLab02, with_unused_cub());
     CHECK(on_gpu.note.rfind("graded on the GPU only: `#include <cub/cub.cuh>` (CUB)", 0) == 0);
     CHECK(component(on_gpu, "correctness").score == doctest::Approx(60));
-    CHECK_FALSE(component(on_gpu, "divergence").gradable);
+    CHECK(component(on_gpu, "divergence").gradable);  // on the GPU's counters
     // nvcc rejects it too: the student's compile error, nvcc's alone.
     Grading both({"emu"});
     both.exec->failing_build = 0;
