@@ -2,7 +2,8 @@
 // of its own: the builds named by --job (all one student's, or the
 // reference's), one set of buffers, and the requests of the coordinator on
 // descriptor FD, one at a time, until it closes:
-//   probe            the device: "1<TAB>L2 BYTES<TAB>NAME", or 'e'
+//   probe            the device (probed at start): "1<TAB>L2 BYTES<TAB>NAME",
+//                    or "0<TAB>0<TAB>WHY" where none is usable
 //   size N           buffers for N elements (input, one output, the L2
 //                    flush), or 's' where the device has too little free
 //   observe J        job J's outputs on the dataset's input (an encoded
@@ -57,7 +58,9 @@ std::string number(double x) {
 
 class Server {
 public:
-    Server(const WorkerOptions& w) : w_(w) {
+    // The device probed, and the CUDA context made, at once: the two
+    // workers of a timing start theirs side by side.
+    Server(const WorkerOptions& w) : w_(w), dev_(probe()) {
         // Each build loaded once, whatever number of its functions is timed.
         for (const auto& [lab, function, path] : w.jobs) {
             const catalog::Lab* l = catalog::find(lab);
@@ -76,11 +79,8 @@ public:
         std::istringstream in(request);
         std::string verb;
         in >> verb;
-        if (verb == "probe") {
-            dev_ = probe();
-            if (!dev_.usable) return "e" + dev_.name;
-            return "o1\t" + std::to_string(dev_.l2_bytes) + "\t" + dev_.name;
-        }
+        if (verb == "probe")
+            return dev_.usable ? "o1\t" + std::to_string(dev_.l2_bytes) + "\t" + dev_.name : "o0\t0\t" + dev_.name;
         if (verb == "size") {
             std::size_t n = 0;
             in >> n;
@@ -133,9 +133,9 @@ public:
 
 private:
     const WorkerOptions& w_;
+    DeviceInfo dev_;
     std::map<std::string, std::unique_ptr<Module>> modules_;
     std::vector<Job> jobs_;
-    DeviceInfo dev_;
     std::vector<float> input_;
     std::optional<Buffers> b_;
 };
