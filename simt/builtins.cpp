@@ -165,6 +165,23 @@ unsigned lane_id() { return static_cast<unsigned>(g_lane - g_lanes) % 32; }
 const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposit, const char* file, int line,
                                         bool orders_memory) {
     Lane& lane = *g_lane;
+    // A mask must name its caller (CUDA leaves the result undefined;
+    // compute-sanitizer's synccheck reports invalid arguments). The lane
+    // takes part in no round, so none waits for it: it gets its own value.
+    if (!(mask >> lane_id() & 1u)) {
+        auto& launch = *detail::g_running_launch;
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%08x", mask);
+        launch.reports.add("invalid warp mask", launch.block_serial,
+                           detail::block_name(launch.block_idx) + ": thread " + std::to_string(detail::current_thread()) +
+                               " called a warp function at " + detail::where(file, line) + " with mask " + hex +
+                               ", which leaves it out: a thread must name itself in the mask (the result is undefined "
+                               "on a GPU)",
+                           detail::ReportDetail{launch.block_idx, detail::current_thread()}.line(detail::where(file, line)));
+        static thread_local unsigned long long own[32];
+        std::fill(own, own + 32, deposit);
+        return own;
+    }
     Warp& warp = (*g_warps)[static_cast<std::size_t>(g_lane - g_lanes) / 32];
     lane.deposit = deposit;
     lane.status = Status::AtWarpSync;

@@ -10,8 +10,8 @@ const char* const kCategories[4] = {"race", "barrier", "memory", "leak"};
 
 std::string emulator_category(const std::string& check) {
     if (check.rfind("data race", 0) == 0) return "race";  // on shared or on global memory
-    if (check == "barrier divergence" || check == "possible deadlock" ||
-        check == "possible endless loop")  // the kernel would hang on a GPU
+    if (check == "barrier divergence" || check == "possible deadlock" || check == "possible endless loop" ||
+        check == "warp divergence" || check == "invalid warp mask")  // hangs or undefined on a GPU: synccheck's class
         return "barrier";
     return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
 }

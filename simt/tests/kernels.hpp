@@ -60,5 +60,6 @@ cudaError_t launch_nanosleep_wait(unsigned* d_tickets, unsigned* d_flags, unsign
 cudaError_t launch_bad_tile(unsigned* d_out);  // tiled_partition(block, 3)
 cudaError_t launch_nested(unsigned* d_out);  // warp_kernels.cu: a launch from device code
 cudaError_t launch_hinted_publication(unsigned* d_data, unsigned* d_flag, unsigned* d_out, int how);  // warp_kernels.cu
+cudaError_t launch_mask_without_caller(int* d_out, int which);  // warp_kernels.cu: a warp function whose mask leaves the caller out
 // shim_kernels.cu: the shim's device functions of every family in straight code.
 cudaError_t launch_straight(float* d_out, unsigned* d_counters);

@@ -158,6 +158,31 @@ TEST_CASE("warp functions: shuffles, ballot, widths") {
     }
 }
 
+TEST_CASE("a warp function whose mask leaves out the calling lane: found, as synccheck finds it") {
+    DeviceArray<int> out(32);
+    for (int which : {0, 1}) {
+        INFO((which == 0 ? "__syncwarp" : "__shfl_sync"));
+        simt::take_findings();
+        REQUIRE(launch_mask_without_caller(out.ptr, which) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].check == "invalid warp mask");
+        const std::string line = which == 0 ? "warp_kernels.cu:136" : "warp_kernels.cu:137";
+        CHECK(f[0].lines == std::vector<std::string>{line});
+        CHECK(simt::format(f[0]).find("thread 16 called a warp function at " + line +
+                                      " with mask 0x0000ffff, which leaves it out") != std::string::npos);
+        // Lanes 0-15 are named and met: their shuffle read lane 0.
+        const auto v = download(out.ptr, 32);
+        if (which == 1) CHECK(v[5] == 0);
+    }
+    // Each lane that calls is named: clean.
+    simt::take_findings();
+    REQUIRE(launch_mask_without_caller(out.ptr, 2) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(simt::take_findings().empty());
+}
+
 TEST_CASE("warp divergence: lanes named in the mask that never arrive") {
     DeviceArray<int> out(32);
     simt::take_findings();

@@ -125,3 +125,21 @@ cudaError_t launch_nested(unsigned* d_out) {
     nested_parent<<<1, 32>>>(d_out);
     return cudaGetLastError();
 }
+
+// Warp functions whose mask leaves out the calling lane (compute-sanitizer
+// synccheck's invalid arguments): every lane of the warp calls, the mask
+// names lanes 0-15 alone. which 0: __syncwarp; 1: a shuffle; 2 (clean): only
+// lanes 0-15 call, each named.
+__global__ void mask_without_caller(int* out, int which) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    int v = lane;
+    if (which == 0) __syncwarp(0x0000ffffu);  // line 136
+    if (which == 1) v = __shfl_sync(0x0000ffffu, lane, 0);  // line 137
+    if (which == 2 && lane < 16) __syncwarp(0x0000ffffu);
+    out[threadIdx.x] = v;
+}
+
+cudaError_t launch_mask_without_caller(int* d_out, int which) {
+    mask_without_caller<<<1, 32>>>(d_out, which);
+    return cudaGetLastError();
+}

@@ -230,7 +230,11 @@ TEST_CASE("the emulator's checks by the rubric's category, and which leave the v
     CHECK(score::emulator_category("data race on shared memory") == "race");
     CHECK(score::emulator_category("data race on global memory") == "race");
     CHECK(score::emulator_category("possible endless loop") == "barrier");
-    CHECK(score::emulator_category("warp divergence") == "memory");
+    // Lanes named in a mask that never arrive hang an H100; a mask that leaves
+    // its caller out is undefined: synccheck's class, as barrier divergence.
+    CHECK(score::emulator_category("warp divergence") == "barrier");
+    CHECK(score::emulator_category("invalid warp mask") == "barrier");
+    CHECK(score::emulator_undefined("invalid warp mask"));
     CHECK_FALSE(score::emulator_undefined("data race on shared memory"));
     CHECK_FALSE(score::emulator_undefined("uninitialized shared memory read"));
     CHECK(score::emulator_undefined("out-of-bounds access"));
