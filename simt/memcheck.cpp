@@ -5,7 +5,8 @@
 // declared __shared__ array, a device allocation or the memory around it, the
 // program's own memory, host data or nothing at all: the last ones stop the
 // launch before the access is made) and recorded in a shadow word per 4
-// bytes: who last wrote it and who read it, in which barrier interval. Two
+// bytes (per byte once an access of less than a word split it: ByteRecords):
+// who last wrote it and who read it, in which barrier interval. Two
 // threads touching one word in the same interval, one of them writing, is a
 // race; on global memory so is any such pair from two blocks of one launch.
 #include <algorithm>
@@ -57,6 +58,7 @@ namespace {
 struct GlobalShadow {
     std::size_t bytes = 0;
     ShadowWords words;
+    ByteRecords<Word> split;  // the byte records of its split words
 };
 std::unordered_map<const unsigned char*, GlobalShadow> g_global;  // by allocation base
 
@@ -321,6 +323,7 @@ template <typename W>
 __attribute__((always_inline)) inline bool unordered_fast(W& w, bool write, bool atomic, std::uint32_t thread,
                                                           std::uint32_t pc, std::uint32_t interval, std::uint32_t block,
                                                           std::uint64_t fresh_from) {
+    if (w.w_thread == kSplit) return false;  // its bytes decide
     // Whether the recorded access (at, blk, who) leaves this one free of conflict.
     const auto free_of = [&](std::uint32_t at, std::uint32_t blk, std::uint32_t who) __attribute__((always_inline)) {
         return at < fresh_from || who == kNone || (blk == block && (at != interval || who == thread));
@@ -338,6 +341,27 @@ __attribute__((always_inline)) inline bool unordered_fast(W& w, bool write, bool
     return true;
 }
 
+// The bytes of the word at `off` that [offset, offset + size) covers, a bit each.
+inline unsigned covered_bytes(std::size_t offset, std::size_t size, std::size_t off) {
+    const std::size_t low = std::max(offset, off) - off, high = std::min(offset + size, off + 4) - off;
+    return (1u << high) - (1u << low);
+}
+
+// The byte records of word `w` (number `index`), which is split now if it
+// was not: each byte starts with the word's history, which covered it. A
+// word marked split with no records was split for an earlier allocation
+// whose shadow words were reused: its bytes start untouched.
+template <typename W>
+std::array<W, 4>& byte_records(W& w, ByteRecords<W>& split, std::size_t index) {
+    std::array<W, 4>& bytes = split[index];  // untouched where new
+    if (w.w_thread != kSplit) {
+        bytes.fill(w);
+        w = W{};
+        w.w_thread = kSplit;
+    }
+    return bytes;
+}
+
 // Inlined into on_access, as global_access is: every access of a kernel comes
 // through one of them, and the call alone cost the 2^20-element lab 02 scan 5%
 // of its time.
@@ -349,20 +373,31 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
     const std::size_t offset = static_cast<std::size_t>(p - a.base);
     const auto interval = static_cast<std::uint32_t>(L.interval), block = static_cast<std::uint32_t>(L.block_serial);
     if (!write && size > 0 && g_tracing) divergence_shared_read(a.base, offset / size);
-    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
-        SharedWord& w = a.shadow[off / 4];
+    // One record: a whole word's, or a byte's of a split word (at: its offset).
+    const auto check = [&](SharedWord& w, std::size_t at) {
         if (!write && w.w_interval < L.block_first_interval)
             report("uninitialized shared memory read", [&](ReportDetail& d) {
                 d.line(line_of(id), pc_of(id)).thread = thread - 1;
                 d.allocation = a.name;
-                return "thread " + std::to_string(thread - 1) + " read " + element_name(a, off) + " at " + line_of(id) +
+                return "thread " + std::to_string(thread - 1) + " read " + element_name(a, at) + " at " + line_of(id) +
                        ", which no thread of this block has written";
             });
         if (!g_syncwarp_seen &&
             unordered_fast(w, write, atomic, thread, id, interval, block, L.block_first_interval))
-            continue;
-        check_word(L, w, write, atomic, thread, id, L.block_first_interval, [&] { return element_name(a, off); },
+            return;
+        check_word(L, w, write, atomic, thread, id, L.block_first_interval, [&] { return element_name(a, at); },
                    "data race on shared memory");
+    };
+    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < a.bytes; off += 4) {
+        SharedWord& w = a.shadow[off / 4];
+        const unsigned covered = covered_bytes(offset, size, off);
+        if (covered == 0xf && w.w_thread != kSplit) {
+            check(w, off);
+            continue;
+        }
+        auto& bytes = byte_records(w, a.split, off / 4);
+        for (unsigned b = 0; b < 4; ++b)
+            if (covered >> b & 1u) check(bytes[b], off + b);
     }
 }
 
@@ -377,14 +412,27 @@ __attribute__((always_inline)) inline void global_access(const unsigned char* ba
     if (g.bytes != bytes || g.words.get() == nullptr) {
         g.bytes = bytes;
         g.words.hold((bytes + 3) / 4);
+        g.split.clear();
     }
     g_last.words = g.words.get();
     const std::uint32_t thread = current_thread() + 1, id = pc_id(pc);
     const std::size_t offset = static_cast<std::size_t>(p - base);
-    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4)
-        check_word(L, g.words.get()[off / 4], write, atomic, thread, id, L.launch_first_interval,
-                   [&] { return "the word at byte " + std::to_string(off) + " of " + describe_allocation(a) + ","; },
-                   "data race on global memory");
+    for (std::size_t off = offset & ~std::size_t{3}; off < offset + size && off < bytes; off += 4) {
+        Word& w = g.words.get()[off / 4];
+        const unsigned covered = covered_bytes(offset, size, off);
+        if (covered == 0xf && w.w_thread != kSplit) {
+            check_word(L, w, write, atomic, thread, id, L.launch_first_interval,
+                       [&] { return "the word at byte " + std::to_string(off) + " of " + describe_allocation(a) + ","; },
+                       "data race on global memory");
+            continue;
+        }
+        auto& records = byte_records(w, g.split, off / 4);
+        for (unsigned b = 0; b < 4; ++b)
+            if (covered >> b & 1u)
+                check_word(L, records[b], write, atomic, thread, id, L.launch_first_interval,
+                           [&] { return "byte " + std::to_string(off + b) + " of " + describe_allocation(a) + ","; },
+                           "data race on global memory");
+    }
 }
 
 // The allocation all of [p, p + size) lies in, or none.
@@ -514,7 +562,7 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     // stack access needs none of it.
     if (SharedArray* a = shared_array_at(p)) {
         const std::size_t offset = static_cast<std::size_t>(p - a->base);
-        if ((offset & 3) + size > 4 || offset + size > a->bytes) return false;
+        if ((offset & 3) != 0 || size != 4 || offset + size > a->bytes) return false;  // less than a word: per byte
         SharedWord& w = a->shadow[offset / 4];
         const LaunchState& L = *current_launch();
         if (!write && w.w_interval < L.block_first_interval) return false;  // an uninitialised read: reported
@@ -532,7 +580,8 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     LastAllocation* last = g_last.holds(p, size) ? &g_last : g_before_last.holds(p, size) ? &g_before_last : nullptr;
     if (last == nullptr) return false;
     const std::size_t offset = static_cast<std::size_t>(p - last->base);
-    if ((offset & 3) + size > 4 || (!write && offset + size > last->given) || last->words == nullptr) return false;
+    if ((offset & 3) != 0 || size != 4 || (!write && offset + size > last->given) || last->words == nullptr)
+        return false;
     const LaunchState& L = *current_launch();
     if (!unordered_fast(last->words[offset / 4], write, false, current_thread() + 1, pc_id(pc),
                         static_cast<std::uint32_t>(L.interval), static_cast<std::uint32_t>(L.block_serial),
@@ -644,10 +693,26 @@ WordsTouched words_touched(const unsigned char* base) {
     if (it == g_global.end() || it->second.words.get() == nullptr) return t;
     const std::uint64_t first = current_launch()->launch_first_interval;
     const Word* w = it->second.words.get();
+    const auto written = [&](const Word& r) { return r.w_thread != kNone && r.w_interval >= first; };
+    const auto read = [&](const Word& r) {
+        return (r.r_thread != kNone && r.r_interval >= first) || (written(r) && r.w_atomic);
+    };
     for (std::size_t i = 0, count = (it->second.bytes + 3) / 4; i < count; ++i) {
-        const bool written = w[i].w_thread != kNone && w[i].w_interval >= first;
-        t.written += written;
-        t.read += (w[i].r_thread != kNone && w[i].r_interval >= first) || (written && w[i].w_atomic);
+        if (w[i].w_thread != kSplit) {
+            t.written += written(w[i]);
+            t.read += read(w[i]);
+            continue;
+        }
+        // A split word counts as the word its bytes are.
+        const auto bytes = it->second.split.find(i);
+        if (bytes == it->second.split.end()) continue;
+        bool any_written = false, any_read = false;
+        for (const Word& b : bytes->second) {
+            any_written = any_written || written(b);
+            any_read = any_read || read(b);
+        }
+        t.written += any_written;
+        t.read += any_read;
     }
     return t;
 }

@@ -4,8 +4,10 @@
 // (memcheck_hooks.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,15 @@ struct Word : SharedWord {
     bool r_many_blocks = false;
 };
 
+// A word that accesses of less than a word reached keeps a record per byte
+// (threads writing neighbouring chars share a word, not a byte): its own
+// w_thread is then kSplit, never a thread, and its bytes' records are in a
+// table by word index. Such words are few, so the table is a map and a whole
+// aligned word's access (the labs' floats) pays one compare for it.
+constexpr std::uint16_t kSplit = 0xffff;
+template <typename W>
+using ByteRecords = std::unordered_map<std::size_t, std::array<W, 4>>;
+
 struct SharedArray {
     const unsigned char* base;
     std::size_t bytes, element_bytes;
@@ -46,6 +57,7 @@ struct SharedArray {
     int line;
     std::vector<SharedWord> shadow;
     ElementFormatter format = nullptr;
+    ByteRecords<SharedWord> split = {};  // the byte records of its split words
 };
 
 extern std::vector<SharedArray> g_shared;  // of the running launch

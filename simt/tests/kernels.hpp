@@ -63,3 +63,9 @@ cudaError_t launch_hinted_publication(unsigned* d_data, unsigned* d_flag, unsign
 cudaError_t launch_mask_without_caller(int* d_out, int which);  // warp_kernels.cu: a warp function whose mask leaves the caller out
 // shim_kernels.cu: the shim's device functions of every family in straight code.
 cudaError_t launch_straight(float* d_out, unsigned* d_counters);
+// byte_kernels.cu: accesses of less than a word, device memcpy/memset, reads of unwritten memory.
+cudaError_t launch_adjacent_bytes(unsigned char* out, unsigned short* halves, void* quads, unsigned blocks);
+cudaError_t launch_word_and_byte(unsigned* out, bool shared);
+cudaError_t launch_bytes_across_blocks(unsigned char* out, bool read_other);
+cudaError_t launch_device_memcalls(const float* in, float* out, int which, unsigned n);
+cudaError_t launch_reads_global(int* data, int* out, int which, unsigned threads);
