@@ -477,7 +477,18 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     if (!g_last.holds(p, size) && g_before_last.holds(p, size)) std::swap(g_last, g_before_last);
     const bool same_allocation = g_last.holds(p, size);
     if (!same_allocation) {
-        if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
+        if (SharedArray* a = shared_array_at(p)) {
+            if (p + size > a->base + a->bytes)  // a range (memcpy, a struct) that runs past its end
+                report("out-of-bounds access", [&](ReportDetail& d) {
+                    d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
+                    d.allocation = a->name;
+                    return access_by_thread(write, size) + " " +
+                           outside(p - a->base, a->name + ", " + std::to_string(a->bytes) + " bytes declared at line " +
+                                                    std::to_string(a->line)) +
+                           " at " + line_of(pc_id(pc));
+                });
+            return shared_access(*a, p, size, write, atomic, pc);
+        }
         // The thread's own locals and the launch's arguments on the launching
         // thread's stack, asked before the allocations' map (no allocation lies on
         // a stack): most accesses that are not to shared memory.

@@ -68,7 +68,8 @@ cudaError_t launch_bytes_across_blocks(unsigned char* out, bool read_other) {
 // the same place; 3 __builtin_memset; 4 each thread copies its own 32 bytes
 // (no finding); 5 a copy one float past the end (out of bounds); 6 a copy
 // from a shared array nothing wrote (uninitialised); 7 a struct copy into
-// one element by every thread (a race).
+// one element by every thread (a race); 8 a copy one float past the end of
+// a shared array (out of bounds).
 struct Big {
     float v[10];
 };
@@ -78,27 +79,30 @@ __global__ void device_memcalls(const float* in, float* out, int which, unsigned
     __shared__ float fresh[8];
     const unsigned t = threadIdx.x;
     switch (which) {
-        case 0: memcpy(out, in + 8 * t, 8 * sizeof(float)); break;                 // line 81
+        case 0: memcpy(out, in + 8 * t, 8 * sizeof(float)); break;                 // line 82
         case 1:
-            __builtin_memcpy(tile, in + 8 * t, 8 * sizeof(float));                  // line 83
+            __builtin_memcpy(tile, in + 8 * t, 8 * sizeof(float));                  // line 84
             __syncthreads();
             out[t] = tile[t % 8];
             break;
-        case 2: memset(out, 0, n * sizeof(float)); break;                          // line 87
-        case 3: __builtin_memset(out + 4, 0, 16 * sizeof(float)); break;            // line 88
-        case 4: std::memcpy(out + 8 * t, in + 8 * t, 8 * sizeof(float)); break;     // line 89
+        case 2: memset(out, 0, n * sizeof(float)); break;                          // line 88
+        case 3: __builtin_memset(out + 4, 0, 16 * sizeof(float)); break;            // line 89
+        case 4: std::memcpy(out + 8 * t, in + 8 * t, 8 * sizeof(float)); break;     // line 90
         case 5:
-            if (t == 0) memcpy(out, in, (n + 1) * sizeof(float));                   // line 91
+            if (t == 0) memcpy(out, in, (n + 1) * sizeof(float));                   // line 92
             break;
         case 6:
-            if (t == 0) memcpy(out, fresh, sizeof fresh);                           // line 94
+            if (t == 0) memcpy(out, fresh, sizeof fresh);                           // line 95
             break;
-        case 7: reinterpret_cast<Big*>(out)[0] = reinterpret_cast<const Big*>(in)[t]; break;  // line 96
+        case 7: reinterpret_cast<Big*>(out)[0] = reinterpret_cast<const Big*>(in)[t]; break;  // line 97
+        case 8:
+            if (t == 0) memcpy(tile, in, sizeof tile + sizeof(float));              // line 99
+            break;
     }
 }
 
 cudaError_t launch_device_memcalls(const float* in, float* out, int which, unsigned n) {
-    device_memcalls<<<1, 8>>>(in, out, which, n);  // line 101
+    device_memcalls<<<1, 8>>>(in, out, which, n);  // line 105
     return cudaGetLastError();
 }
 
@@ -108,13 +112,13 @@ cudaError_t launch_device_memcalls(const float* in, float* out, int which, unsig
 __global__ void reads_global(int* data, int* out, int which) {
     const unsigned t = threadIdx.x;
     switch (which) {
-        case 0: out[t] = data[t]; break;                    // line 111
-        case 1: atomicAdd(&data[0], 1); break;              // line 112
-        case 2: atomicExch(&data[t], 7); break;             // line 113
+        case 0: out[t] = data[t]; break;                    // line 115
+        case 1: atomicAdd(&data[0], 1); break;              // line 116
+        case 2: atomicExch(&data[t], 7); break;             // line 117
         case 3:
-            data[t] = static_cast<int>(t);                  // line 115
+            data[t] = static_cast<int>(t);                  // line 119
             __syncthreads();
-            out[t] = data[t ^ 1];                           // line 117
+            out[t] = data[t ^ 1];                           // line 121
             break;
     }
 }
@@ -125,9 +129,9 @@ __global__ void write_low_bytes(int* data) { reinterpret_cast<unsigned char*>(da
 
 cudaError_t launch_reads_global(int* data, int* out, int which, unsigned threads) {
     if (which == 4) {
-        write_low_bytes<<<1, threads>>>(data);       // line 128
+        write_low_bytes<<<1, threads>>>(data);       // line 132
         which = 0;
     }
-    reads_global<<<1, threads>>>(data, out, which);  // line 131
+    reads_global<<<1, threads>>>(data, out, which);  // line 135
     return cudaGetLastError();
 }

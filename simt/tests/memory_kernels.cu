@@ -6,8 +6,8 @@
 // Accesses out of range by a distance (issue 18): thread 5 stores to or loads
 // from element `index` of `data`; null_store stores through a pointer that
 // holds an address where nothing is mapped (an uninitialised one's garbage);
-// library_store stores through __builtin_memset, which the access hooks do not see (the
-// SIGSEGV backstop must).
+// library_store stores through __builtin_bzero, which GCC expands inline where the
+// access hooks do not see it (the SIGSEGV backstop must; memset is checked).
 __global__ void store_at(float* data, long long index) {
     if (threadIdx.x == 5) data[index] = 1.0f;  // line 12
 }
@@ -17,7 +17,7 @@ __global__ void load_at(const float* data, float* out, long long index) {
 }
 
 __global__ void library_store(float* data, long long index) {
-    if (threadIdx.x == 5) __builtin_memset(data + index, 0, sizeof(float));  // line 20
+    if (threadIdx.x == 5) __builtin_bzero(data + index, sizeof(float));  // line 20
 }
 
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which) {

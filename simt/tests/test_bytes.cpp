@@ -1,5 +1,6 @@
 // The emulator's own suite, issue 49: accesses of less than a word checked
-// per byte.
+// per byte; device memcpy/memset and struct copies checked as the loads and
+// stores they are.
 #include <doctest/doctest.h>
 
 #include <simt/cuda.hpp>
@@ -82,4 +83,39 @@ TEST_CASE("blocks writing neighbouring bytes do not race; reading another block'
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].check == "data race on global memory");
     CHECK(findings[0].lines == at({47, 48}));
+}
+
+TEST_CASE("memcpy and memset in device code are checked as the loads and stores they are") {
+    const unsigned n = 128;
+    std::vector<float> host(n, 1.0f);
+    DeviceArray<float> in(n), out(n);
+    REQUIRE(cudaMemcpy(in.ptr, host.data(), n * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemset(out.ptr, 0, n * sizeof(float)) == cudaSuccess);
+    struct Case {
+        int which;
+        const char* check;  // nullptr: no finding
+        int line;
+    };
+    for (const Case c : {Case{0, "data race on global memory", 82}, Case{1, "data race on shared memory", 84},
+                         Case{2, "data race on global memory", 88}, Case{3, "data race on global memory", 89},
+                         Case{4, nullptr, 0}, Case{5, "out-of-bounds access", 92},
+                         Case{6, "uninitialized shared memory read", 95}, Case{7, "data race on global memory", 97},
+                         Case{8, "out-of-bounds access", 99}}) {
+        CAPTURE(c.which);
+        simt::take_findings();
+        REQUIRE(launch_device_memcalls(in.ptr, out.ptr, c.which, n) == cudaSuccess);
+        const auto findings = seen();
+        INFO(texts(findings));
+        if (c.check == nullptr) {
+            CHECK(findings.empty());
+            continue;
+        }
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].check == c.check);
+        CHECK(findings[0].lines.back() == "byte_kernels.cu:" + std::to_string(c.line));
+        if (c.which == 8)
+            CHECK(findings[0].text.find("thread 0 wrote 260 bytes at offset 0 of tile, 256 bytes declared at line 78 "
+                                        "(past its end) at byte_kernels.cu:99") != std::string::npos);
+    }
+    CHECK(download(out.ptr, n) == host);  // case 4 copied every element
 }

@@ -171,7 +171,7 @@ TEST_CASE("stores and loads any distance out of range are reported with their li
     CHECK(f[0].thread == 5);
     CHECK(f[0].allocation.empty());  // nothing is mapped there
 
-    // An access the hooks do not see (a memset) faults in the guard pages:
+    // An access the hooks do not see (a __builtin_bzero) faults in the guard pages:
     // the SIGSEGV backstop reports it as the hooks would, with its line.
     REQUIRE(launch_at(data.ptr, out.ptr, 64 + 1000000, 2) == cudaSuccess);
     f = simt::take_findings();

@@ -131,6 +131,18 @@ TEST_CASE("rewriter: reinterpret_cast becomes the checked cast, its type named a
     CHECK(count_lines(out) == count_lines(src) + 3);
 }
 
+TEST_CASE("rewriter: memcpy, memmove and memset become the shim's checked ones, in the lab's code only") {
+    const std::string src = "memcpy(a, b, 8); std::memcpy(a, b, n); ::memmove(a, b, 4);\n"
+                            "__builtin_memcpy(t, in, 32); __builtin_memset(p, 0, 64); memset (p, 1, n);\n"
+                            "q.memcpy(a); r->memset(b); my_memcpy(c); const char* s = \"memcpy\";  // memcpy(x)\n";
+    const std::string out = simt::rewrite(src, "a.cu");
+    CHECK(out.find("__simt_memcpy(a, b, 8); std::__simt_memcpy(a, b, n); ::__simt_memmove(a, b, 4);\n"
+                   "__simt_memcpy(t, in, 32); __simt_memset(p, 0, 64); __simt_memset (p, 1, n);\n"
+                   "q.memcpy(a); r->memset(b); my_memcpy(c); const char* s = \"memcpy\";  // memcpy(x)\n") !=
+          std::string::npos);
+    CHECK(count_lines(out) == count_lines(src) + 3);
+}
+
 TEST_CASE("rewriter: the lines it changed are told to the runtime with how much of each it kept, no line added") {
     // Line 1 changes from column 10 on (its cast), line 2 from 23 (its
     // launch); lines 3 and 4 are as written. A report's column past what a

@@ -37,3 +37,4 @@
 #include "simt/atomics.hpp"
 #include "simt/math.hpp"
 #include "simt/launch.hpp"
+#include "simt/memcalls.hpp"
