@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "init_bits.hpp"
 #include "simt/cuda.hpp"
 
 namespace simt::detail {
@@ -238,6 +239,13 @@ struct Allocation {
     unsigned flags = 0;          // cudaHostAlloc's, cudaHostRegister's or cudaMallocManaged's
     const char* name = nullptr;  // a variable's, and its line
     int line = 0;
+    // Which bytes something wrote, for device memory proper (cudaMalloc's,
+    // cudaMallocAsync's): the host may write the other kinds directly, and a
+    // variable starts initialised. Where it was allocated: the call's return address.
+    std::shared_ptr<InitBits> init;
+    const void* allocated_at = nullptr;
+    const char* site_file = nullptr;  // or, from a typed overload (host_memory.hpp), its call's file and line
+    unsigned site_line = 0;
 };
 // Whether the kind counts as device memory (the leak check, cudaMemGetInfo).
 inline bool counts_as_device(MemoryKind k) { return k == MemoryKind::Device || k == MemoryKind::Managed; }

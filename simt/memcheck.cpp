@@ -75,10 +75,11 @@ struct LastAllocation {
     const unsigned char* end = nullptr;    // base + its bytes
     std::size_t given = 0;                 // its given bytes
     Word* words = nullptr;                 // shadow's, once it holds them
+    InitBits* init = nullptr;              // its written bytes, where they are tracked
     LastAllocation() = default;
     explicit LastAllocation(const std::pair<const unsigned char* const, Allocation>* e)
         : entry(e), freed(g_allocations_freed), base(e->first), end(e->first + e->second.bytes),
-          given(e->second.given) {}
+          given(e->second.given), init(e->second.init.get()) {}
     bool holds(const unsigned char* p, std::size_t size) const {  // none: end is null
         return p >= base && p + size <= end && freed == g_allocations_freed;
     }
@@ -511,6 +512,15 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
                        " elements the lab function was given) at " + line_of(pc_id(pc));
             });
         if (write) it->second.kernel_written = true;
+        if (InitBits* init = it->second.init.get(); init != nullptr && !init->all()) {
+            // An atomic reads the old value, also where it is discarded (initcheck's rule).
+            const std::size_t offset = static_cast<std::size_t>(p - base);
+            if (!write || (atomic && !g_atomic_store))
+                if (const auto [first, last] = init->unwritten(offset, size); first < offset + size)
+                    report_unwritten(it->second, offset, size, first, last, atomic,
+                                     line_of(pc_id(pc)), pc_of(pc_id(pc)));
+            if (write) init->mark(offset, size);
+        }
         if ((atomic || is_volatile) && acquires) acquire(p);  // before the check: an RMW reads first
         global_access(base, it->second, p, size, write, atomic || is_volatile, pc);
         if (write && is_volatile) {
@@ -593,6 +603,8 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
     const std::size_t offset = static_cast<std::size_t>(p - last->base);
     if ((offset & 3) != 0 || size != 4 || (!write && offset + size > last->given) || last->words == nullptr)
         return false;
+    InitBits* init = last->init != nullptr && !last->init->all() ? last->init : nullptr;
+    if (!write && init != nullptr && !init->word(offset)) return false;  // unwritten: check_access reports it
     const LaunchState& L = *current_launch();
     if (!unordered_fast(last->words[offset / 4], write, false, current_thread() + 1, pc_id(pc),
                         static_cast<std::uint32_t>(L.interval), static_cast<std::uint32_t>(L.block_serial),
@@ -600,6 +612,7 @@ __attribute__((always_inline)) inline bool plain_fast(const void* addr, std::siz
         return false;
     if (write) {
         last->entry->second.kernel_written = true;
+        if (init != nullptr) init->mark_word(offset);
         ++g_progress;
     }
     return true;
@@ -643,7 +656,9 @@ void record_atomic_load(const void* addr, std::size_t size, const void* pc, bool
     polled_read(addr, size, pc, true, wide);
 }
 void record_atomic_store(const void* addr, std::size_t size, const void* pc) {
+    g_atomic_store = true;
     on_access(addr, size, true, pc, true, false, false);
+    g_atomic_store = false;
 }
 void library_access(const void* addr, std::size_t size, bool write, const void* pc) { on_access(addr, size, write, pc); }
 

@@ -75,6 +75,9 @@ std::string element_name(const SharedArray& a, std::size_t offset);
 // whether it is __ldg's, for data read-only for the launch (hinted_access).
 inline thread_local const char* g_hinted_load = nullptr;
 inline thread_local bool g_read_only_load = false;
+// The atomic access being checked stores without reading (a libcu++ or
+// __atomic store): no uninitialised read, unlike a read-modify-write's.
+inline thread_local bool g_atomic_store = false;
 
 // Only the first report of a check in a launch is spelled out: building the
 // message symbolises code addresses. `message` gets
@@ -95,6 +98,10 @@ std::string device_allocation(const Allocation& a);
 const std::pair<const unsigned char* const, Allocation>* allocation_around(const unsigned char* p);
 void report_forbidden(const unsigned char* p, std::size_t size, bool write, const std::string& at,
                       const std::string& line, const void* pc);
+// A kernel's read (or atomic) of bytes [first, last] of allocation `a` that
+// nothing wrote, within its access of `size` bytes at `offset`.
+void report_unwritten(const Allocation& a, std::size_t offset, std::size_t size, std::size_t first, std::size_t last,
+                      bool atomic, const std::string& line, const void* pc);
 
 // The program's own memory, which a kernel may touch (program_memory.cpp):
 // its stacks, loaded images and static thread-locals. The launching thread's

@@ -25,9 +25,12 @@ T atomic_load(const volatile T* a, int mo, const void* pc) {
     return v;
 }
 template <typename T, typename Op>
-T atomic_rmw(volatile T* a, int mo, const void* pc, Op op) {
+T atomic_rmw(volatile T* a, int mo, const void* pc, Op op, bool store = false) {
     if (releases(mo)) simt::threadfence();
-    if (simt::detail::in_kernel()) simt::detail::record_atomic(const_cast<T*>(a), sizeof(T), pc);
+    if (simt::detail::in_kernel()) {
+        if (store) simt::detail::record_atomic_store(const_cast<T*>(a), sizeof(T), pc);
+        else simt::detail::record_atomic(const_cast<T*>(a), sizeof(T), pc);
+    }
     const T old = *a;
     *a = op(old);
     if (old != *a) {
@@ -89,7 +92,7 @@ SIMT_VOLATILE_HOOK(16)
 #define SIMT_TSAN_ATOMIC(n, T)                                                                          \
     T __tsan_atomic##n##_load(const volatile T* a, int mo) { return atomic_load(a, mo, __builtin_return_address(0)); } \
     void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                        \
-        atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                         \
+        atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; }, true);                   \
     }                                                                                                   \
     T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                        \
         return atomic_rmw(a, mo, __builtin_return_address(0), [v](T) { return v; });                  \

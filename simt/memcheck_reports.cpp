@@ -176,3 +176,28 @@ void report_fault(const void* address, const void* pc, bool write) {
 }
 
 }  // namespace simt::detail
+
+namespace simt::detail {
+
+// "thread 0 read 4 bytes at offset 0 of a 128-byte device allocation
+// (allocated at scan.cu:40) at scan.cu:17, and nothing wrote bytes 1-3: ..."
+void report_unwritten(const Allocation& a, std::size_t offset, std::size_t size, std::size_t first, std::size_t last,
+                      bool atomic, const std::string& line, const void* pc) {
+    report("uninitialized global memory read", [&](ReportDetail& d) {
+        d.line(line, pc).thread = current_thread();
+        d.allocation = device_allocation(a);
+        std::string at = a.allocated_at != nullptr ? source_line(a.allocated_at) : std::string();
+        if (a.site_file != nullptr) {
+            const std::string file = a.site_file;
+            at = file.substr(file.find_last_of('/') + 1) + ":" + std::to_string(a.site_line);
+        }
+        const std::string where = at.empty() || at[0] == '?' ? std::string() : " (allocated at " + at + ")";
+        return access_by_thread(false, size) + (atomic ? " with an atomic (which reads the old value)" : "") +
+               " at offset " + std::to_string(offset) + " of " + device_allocation(a) + where + " at " + line +
+               ", and nothing wrote " +
+               (first == last ? "byte " + std::to_string(first) : "bytes " + std::to_string(first) + "-" + std::to_string(last)) +
+               ": cudaMalloc leaves memory as it was (write it with cudaMemset, cudaMemcpy or a kernel before reading it)";
+    });
+}
+
+}  // namespace simt::detail

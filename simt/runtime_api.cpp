@@ -11,7 +11,9 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "internal.hpp"
@@ -167,7 +169,8 @@ bool host_side(const void* p, std::size_t bytes) {
 bool either_side(const void* p, std::size_t bytes) { return containing(p) == nullptr || holding(p, bytes) != nullptr; }
 
 // A mapping of its own for `bytes` (Allocation says how it is laid out), of `kind`.
-cudaError_t map_allocation(void** ptr, std::size_t bytes, MemoryKind kind, unsigned flags) {
+cudaError_t map_allocation(void** ptr, std::size_t bytes, MemoryKind kind, unsigned flags,
+                           const void* at = nullptr) {
     using simt::detail::kGuard;
     using simt::detail::kRedzone;
     static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -192,6 +195,8 @@ cudaError_t map_allocation(void** ptr, std::size_t bytes, MemoryKind kind, unsig
     a.accessible_high = low + kGuard + accessible;
     a.kind = kind;
     a.flags = flags;
+    if (kind == MemoryKind::Device) a.init = std::make_shared<simt::detail::InitBits>(bytes);
+    a.allocated_at = at;
     *ptr = p;
     return cudaSuccess;
 }
@@ -236,12 +241,35 @@ CUmemPoolHandle_st g_default_pool;
 
 // ---- device memory ----------------------------------------------------------------
 
-cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+namespace {
+
+// cudaMalloc's, cudaMallocAsync's and cudaMallocFromPoolAsync's work: `at`
+// is their caller, which the uninitialised-read report names.
+thread_local const char* g_site_file = nullptr;  // simt::note_allocation_site's, for the next allocation
+thread_local unsigned g_site_line = 0;
+
+cudaError_t device_malloc(void** ptr, std::size_t bytes, const void* at) {
+    const char* file = std::exchange(g_site_file, nullptr);
     if (ptr == nullptr) return fail(cudaErrorInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return cudaSuccess;
-    return map_allocation(ptr, bytes, MemoryKind::Device, 0);
+    const cudaError_t err = map_allocation(ptr, bytes, MemoryKind::Device, 0, at);
+    if (err == cudaSuccess && file != nullptr) {
+        Allocation& a = g_allocations[static_cast<const unsigned char*>(*ptr)];
+        a.site_file = file;
+        a.site_line = g_site_line;
+    }
+    return err;
 }
+
+}  // namespace
+
+void simt::note_allocation_site(const char* file, unsigned line) {
+    g_site_file = file;
+    g_site_line = line;
+}
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) { return device_malloc(ptr, bytes, __builtin_return_address(0)); }
 
 cudaError_t cudaFree(void* ptr) {
     if (ptr == nullptr) return cudaSuccess;
@@ -251,7 +279,7 @@ cudaError_t cudaFree(void* ptr) {
 
 cudaError_t cudaMallocAsync(void** devPtr, std::size_t size, cudaStream_t hStream) {
     if (!valid_stream(hStream)) return fail(cudaErrorInvalidResourceHandle);
-    return cudaMalloc(devPtr, size);
+    return device_malloc(devPtr, size, __builtin_return_address(0));
 }
 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
@@ -270,7 +298,8 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device) { return cu
 
 cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
     if (memPool != &g_default_pool) return fail(cudaErrorInvalidValue);
-    return cudaMallocAsync(ptr, size, stream);
+    if (!valid_stream(stream)) return fail(cudaErrorInvalidResourceHandle);
+    return device_malloc(ptr, size, __builtin_return_address(0));
 }
 
 cudaError_t cudaMallocManaged(void** devPtr, std::size_t size, unsigned int flags) {
@@ -385,6 +414,7 @@ namespace {
 void note_copy(void* dst, const void* src, std::size_t bytes) {
     const auto* to = holding(dst, bytes);
     if (to == nullptr) return;
+    if (to->second.init) to->second.init->mark(static_cast<const unsigned char*>(dst) - to->first, bytes);
     const auto* from = holding(src, bytes);
     to->second.kernel_written = from != nullptr && from->second.kernel_written;
 }
@@ -415,6 +445,8 @@ cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
     if (!device_side(dst, bytes)) return fail(cudaErrorInvalidValue);
     simt::detail::traffic_before_copy(dst, dst);
     std::memset(dst, value, bytes);
+    if (const auto* a = holding(dst, bytes); a->second.init)
+        a->second.init->mark(static_cast<const unsigned char*>(dst) - a->first, bytes);
     simt::detail::traffic_after_set(dst, bytes);
     return cudaSuccess;
 }

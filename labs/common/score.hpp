@@ -21,7 +21,7 @@ std::string emulator_category(const std::string& check);
 
 // Whether a finding of the emulator's check `check` leaves a run's values
 // proving nothing: undefined behaviour the hardware may turn into a hang or
-// into other values (every barrier and memory check but the uninitialized read).
+// into other values (every barrier and memory check but the uninitialized reads).
 bool emulator_undefined(const std::string& check);
 
 // Rules of judge() that are scored under safety, not correctness: a run

@@ -69,3 +69,4 @@ cudaError_t launch_word_and_byte(unsigned* out, bool shared);
 cudaError_t launch_bytes_across_blocks(unsigned char* out, bool read_other);
 cudaError_t launch_device_memcalls(const float* in, float* out, int which, unsigned n);
 cudaError_t launch_reads_global(int* data, int* out, int which, unsigned threads);
+int* allocate_ints(unsigned n);  // cudaMalloc'd at byte_kernels.cu:143

@@ -1,6 +1,6 @@
 // The emulator's own suite, issue 49: accesses of less than a word checked
 // per byte; device memcpy/memset and struct copies checked as the loads and
-// stores they are.
+// stores they are; reads of device memory nothing wrote (initcheck's class).
 #include <doctest/doctest.h>
 
 #include <simt/cuda.hpp>
@@ -118,4 +118,78 @@ TEST_CASE("memcpy and memset in device code are checked as the loads and stores 
                                         "(past its end) at byte_kernels.cu:99") != std::string::npos);
     }
     CHECK(download(out.ptr, n) == host);  // case 4 copied every element
+}
+
+TEST_CASE("a kernel reading device memory nothing wrote is reported, as initcheck reports it") {
+    const unsigned threads = 32;
+    DeviceArray<int> data(threads), out(threads);
+    SUBCASE("cudaMalloc'd, never written") {
+        int* fresh = allocate_ints(threads);
+        REQUIRE(fresh != nullptr);
+        simt::take_findings();
+        REQUIRE(launch_reads_global(fresh, out.ptr, 0, threads) == cudaSuccess);
+        REQUIRE(cudaFree(fresh) == cudaSuccess);
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].check == "uninitialized global memory read");
+        CHECK(f[0].lines == at({115}));
+        CHECK(f[0].thread == 0);
+        CHECK(f[0].allocation == "a 128-byte device allocation");
+        CHECK(simt::format(f[0]) ==
+              "uninitialized global memory read in kernel reads_global: block (0,0,0): thread 0 read 4 bytes at offset 0 "
+              "of a 128-byte device allocation (allocated at byte_kernels.cu:143) at byte_kernels.cu:115, and nothing "
+              "wrote bytes 0-3: cudaMalloc leaves memory as it was (write it with cudaMemset, cudaMemcpy or a kernel "
+              "before reading it); launched at byte_kernels.cu:135");
+    }
+    SUBCASE("cudaMemset, cudaMemcpy and a kernel's stores initialise it") {
+        REQUIRE(cudaMemset(data.ptr, 0, threads * sizeof(int)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(launch_reads_global(data.ptr, out.ptr, 0, threads) == cudaSuccess);
+        CHECK(simt::take_findings().empty());
+        DeviceArray<int> copied(threads), written(threads);
+        const std::vector<int> host(threads, 3);
+        REQUIRE(cudaMemcpy(copied.ptr, host.data(), threads * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+        REQUIRE(launch_reads_global(copied.ptr, out.ptr, 0, threads) == cudaSuccess);
+        REQUIRE(launch_reads_global(written.ptr, out.ptr, 3, threads) == cudaSuccess);  // stores, then reads
+        REQUIRE(launch_reads_global(written.ptr, out.ptr, 0, threads) == cudaSuccess);  // a later launch
+        CHECK(simt::take_findings().empty());
+    }
+    SUBCASE("one byte of a word left unwritten") {
+        REQUIRE(cudaMemset(data.ptr, 0, threads * sizeof(int) - 1) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(launch_reads_global(data.ptr, out.ptr, 0, threads) == cudaSuccess);
+        const auto f = simt::take_findings();
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].thread == threads - 1);
+        CHECK(simt::format(f[0]).find("nothing wrote byte 127") != std::string::npos);
+        // A kernel that writes one byte of each word leaves the other three unwritten.
+        DeviceArray<int> low(threads);
+        REQUIRE(launch_reads_global(low.ptr, out.ptr, 4, threads) == cudaSuccess);
+        const auto g = simt::take_findings();
+        REQUIRE(g.size() == 1);
+        CHECK(g[0].check == "uninitialized global memory read");
+        CHECK(simt::format(g[0]).find("nothing wrote bytes 1-3") != std::string::npos);
+    }
+    SUBCASE("an atomic reads the old value: on never-cleared memory it is reported, even with the value discarded") {
+        for (const int which : {1, 2}) {
+            DeviceArray<int> fresh(threads);
+            simt::take_findings();
+            REQUIRE(launch_reads_global(fresh.ptr, out.ptr, which, threads) == cudaSuccess);
+            const auto f = simt::take_findings();
+            REQUIRE(f.size() == 1);
+            CHECK(f[0].check == "uninitialized global memory read");
+            CHECK(f[0].lines == at({which == 1 ? 116 : 117}));
+            // The atomic wrote it: read afterwards it is initialised.
+            REQUIRE(launch_reads_global(fresh.ptr, out.ptr, 0, which == 1 ? 1 : threads) == cudaSuccess);
+            CHECK(simt::take_findings().empty());
+        }
+    }
+    SUBCASE("managed memory, which the host may write directly, is not tracked") {
+        int* managed = nullptr;
+        REQUIRE(cudaMallocManaged(&managed, threads * sizeof(int)) == cudaSuccess);
+        simt::take_findings();
+        REQUIRE(launch_reads_global(managed, out.ptr, 0, threads) == cudaSuccess);
+        CHECK(simt::take_findings().empty());
+        REQUIRE(cudaFree(managed) == cudaSuccess);
+    }
 }

@@ -237,6 +237,7 @@ TEST_CASE("the emulator's checks by the rubric's category, and which leave the v
     CHECK(score::emulator_undefined("invalid warp mask"));
     CHECK_FALSE(score::emulator_undefined("data race on shared memory"));
     CHECK_FALSE(score::emulator_undefined("uninitialized shared memory read"));
+    CHECK_FALSE(score::emulator_undefined("uninitialized global memory read"));
     CHECK(score::emulator_undefined("out-of-bounds access"));
     CHECK(score::emulator_undefined("possible deadlock"));
 }

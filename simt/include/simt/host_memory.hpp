@@ -8,9 +8,16 @@
 
 // ---- device memory ---------------------------------------------------------------
 
+// The typed overloads tell the runtime their caller's line (a report of a
+// read of unwritten memory names it; the untyped ones find it themselves):
+// GCC's default arguments __builtin_FILE() and __builtin_LINE() are the call's.
+namespace simt {
+void note_allocation_site(const char* file, unsigned line);
+}
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
 template <typename T>
-cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
+cudaError_t cudaMalloc(T** ptr, std::size_t bytes, const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+    simt::note_allocation_site(file, line);
     return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFree(void* ptr);
@@ -31,11 +38,15 @@ inline cudaError_t cudaMallocAsync(void** ptr, std::size_t size, cudaMemPool_t m
     return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
 }
 template <class T>
-cudaError_t cudaMallocAsync(T** ptr, std::size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+cudaError_t cudaMallocAsync(T** ptr, std::size_t size, cudaMemPool_t memPool, cudaStream_t stream,
+                            const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+    simt::note_allocation_site(file, line);
     return cudaMallocFromPoolAsync((void**)(void*)ptr, size, memPool, stream);
 }
 template <class T>
-cudaError_t cudaMallocAsync(T** ptr, std::size_t size, cudaStream_t stream) {
+cudaError_t cudaMallocAsync(T** ptr, std::size_t size, cudaStream_t stream, const char* file = __builtin_FILE(),
+                            unsigned line = __builtin_LINE()) {
+    simt::note_allocation_site(file, line);
     return cudaMallocAsync((void**)(void*)ptr, size, stream);
 }
 template <class T>
