@@ -77,7 +77,7 @@ bool grid_is_cooperative() { return detail::g_running_launch != nullptr && detai
 
 void grid_sync(const char* file, int line) {
     if (!detail::g_running_launch->cooperative) {
-        detail::g_running_launch->reports.add("grid sync outside a cooperative launch", detail::g_running_launch->block_serial,
+        detail::g_running_launch->reports.add("grid sync outside a cooperative launch", Kind::barrier, detail::g_running_launch->block_serial,
                               detail::block_name(detail::g_running_launch->block_idx) + ": thread " +
                                   std::to_string(detail::current_thread()) + " called the grid group's sync() at " +
                                   detail::where(file, line) +
@@ -93,7 +93,7 @@ void grid_sync(const char* file, int line) {
 }
 
 void group_error(const char* what, const char* file, int line) {
-    detail::g_running_launch->reports.add("cooperative groups error", detail::g_running_launch->block_serial,
+    detail::g_running_launch->reports.add("cooperative groups error", Kind::memory, detail::g_running_launch->block_serial,
                           detail::block_name(detail::g_running_launch->block_idx) + ": thread " +
                               std::to_string(detail::current_thread()) + " called " + what + " at " +
                               detail::where(file, line) +
@@ -172,7 +172,7 @@ const unsigned long long* warp_exchange(unsigned mask, unsigned long long deposi
         auto& launch = *detail::g_running_launch;
         char hex[16];
         std::snprintf(hex, sizeof hex, "0x%08x", mask);
-        launch.reports.add("invalid warp mask", launch.block_serial,
+        launch.reports.add("invalid warp mask", Kind::barrier, launch.block_serial,
                            detail::block_name(launch.block_idx) + ": thread " + std::to_string(detail::current_thread()) +
                                " called a warp function at " + detail::where(file, line) + " with mask " + hex +
                                ", which leaves it out: a thread must name itself in the mask (the result is undefined "
@@ -204,10 +204,11 @@ ReportDetail& ReportDetail::line(const std::string& at, const void* pc) {
     return *this;
 }
 
-void LaunchReports::add(const std::string& check, unsigned long long block_serial, const std::string& message,
+void LaunchReports::add(const std::string& check, Kind kind, unsigned long long block_serial, const std::string& message,
                         ReportDetail detail) {
     auto [it, inserted] = by_check.try_emplace(check);
     if (inserted) {
+        it->second.kind = kind;
         it->second.first_message = message;
         it->second.detail = std::move(detail);
         order.push_back(check);

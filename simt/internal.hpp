@@ -11,6 +11,7 @@
 
 #include "init_bits.hpp"
 #include "simt/cuda.hpp"
+#include "simt/runtime.hpp"
 
 namespace simt::detail {
 
@@ -35,6 +36,7 @@ struct ReportDetail {
 // happened in, plus how many blocks in all.
 struct LaunchReports {
     struct Report {
+        Kind kind = Kind::memory;  // set by add, from the check that fired
         std::string first_message;
         ReportDetail detail;  // the first report's
         unsigned blocks = 0;
@@ -44,7 +46,7 @@ struct LaunchReports {
     std::vector<std::string> order;
 
     bool has(const std::string& check) const { return by_check.count(check) != 0; }
-    void add(const std::string& check, unsigned long long block_serial, const std::string& message,
+    void add(const std::string& check, Kind kind, unsigned long long block_serial, const std::string& message,
              ReportDetail detail);
 };
 

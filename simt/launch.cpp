@@ -161,7 +161,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
     // which the kit's CUDA build does not use, so nvcc rejects it; the
     // emulator cannot nest one launch's fibers in another's.
     if (detail::in_kernel()) {
-        detail::g_running_launch->reports.add("kernel launch from device code", detail::g_running_launch->block_serial,
+        detail::g_running_launch->reports.add("kernel launch from device code", Kind::memory, detail::g_running_launch->block_serial,
                               detail::block_name(detail::g_running_launch->block_idx) + ": thread " +
                                   std::to_string(detail::current_thread()) + " launched " + site.kernel + " at " +
                                   detail::where(site.file, site.line) +
@@ -324,7 +324,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             const BlockRun& w = *started.front();
             const Lane* lane = &*std::find_if(w.lanes.begin(), w.lanes.end(),
                                               [](const Lane& l) { return l.status == Status::AtBarrier; });
-            launch.reports.add("possible deadlock", w.serial,
+            launch.reports.add("possible deadlock", Kind::barrier, w.serial,
                                detail::block_name(w.idx) + ": its threads wait at the grid sync at " +
                                    detail::where(lane->barrier_file, lane->barrier_line) + " with " +
                                    std::to_string(started.size()) + " block(s), but " +
@@ -366,7 +366,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
             detail::g_steps_left = kNever;
             detail::ReportDetail named{b->idx};
             std::string message = runaway_message(*b, launch, named);
-            launch.reports.add("possible endless loop", b->serial, message, std::move(named));
+            launch.reports.add("possible endless loop", Kind::barrier, b->serial, message, std::move(named));
             abandon(started);
             break;
         }
@@ -400,7 +400,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
                 if (!p->at_grid) waiting.push_back(p.get());
             detail::ReportDetail named{waiting.front()->idx};
             std::string message = deadlock_message(waiting, order.size() - next, named);
-            launch.reports.add("possible deadlock", b->serial, message, std::move(named));
+            launch.reports.add("possible deadlock", Kind::barrier, b->serial, message, std::move(named));
             abandon(started);
             break;
         } else if (outcome == Outcome::Yielded) {
@@ -429,7 +429,7 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
         const detail::ReportDetail& d = report.detail;
         std::vector<unsigned> columns;
         for (const void* pc : d.pcs) columns.push_back(pc ? detail::source_column(pc) : 0);
-        g_findings.push_back({check, site.kernel, report.first_message, d.lines, columns,
+        g_findings.push_back({check, report.kind, site.kernel, report.first_message, d.lines, columns,
                               detail::where(site.file, site.line), {d.block.x, d.block.y, d.block.z}, d.thread,
                               d.allocation, report.blocks});
     }
@@ -437,6 +437,16 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
 }
 
 // ---- host-side interface ----------------------------------------------------
+
+const char* kind_name(Kind kind) {
+    switch (kind) {
+        case Kind::race: return "race";
+        case Kind::barrier: return "barrier";
+        case Kind::memory: return "memory";
+        case Kind::uninitialised: return "uninitialised";
+    }
+    return "memory";  // not reached: every Kind is named above (-Wswitch)
+}
 
 std::vector<Finding> take_findings() {
     std::vector<Finding> out;

@@ -277,7 +277,7 @@ void check_word(const LaunchState& L, W& w, bool write, bool atomic, std::uint32
     const std::uint32_t w_block = write_block(w, block), r_block = read_block(w, block);
     if (conflicts(w.w_interval, w_block, w.w_thread, w.w_syncs, write_clock_of(w)) &&
         !(atomic && w.w_atomic && g_hinted_load == nullptr)) {
-        report(check, [&](ReportDetail& d) {
+        report(check, Kind::race, [&](ReportDetail& d) {
             d.line(line_of(w.w_pc), pc_of(w.w_pc)).line(line_of(pc), pc_of(pc)).thread = thread - 1;
             return what() + " written by " + who(w_block, w.w_thread, w.w_pc) + " and " +
                    (write ? "written" : "read") + " by " + thread_at(thread, pc) + tail(w_block, w.w_atomic);
@@ -290,7 +290,7 @@ void check_word(const LaunchState& L, W& w, bool write, bool atomic, std::uint32
         bool many_blocks = false;
         if constexpr (global) many_blocks = w.r_many_blocks;
         if (t != kNone || many_blocks)
-            report(check, [&](ReportDetail& d) {
+            report(check, Kind::race, [&](ReportDetail& d) {
                 if (t != kNone) d.line(line_of(p), pc_of(p));
                 d.line(line_of(pc), pc_of(pc)).thread = thread - 1;
                 return what() + " read by " + (t != kNone ? who(r_block, t, p) : std::string("another block")) +
@@ -377,7 +377,7 @@ __attribute__((always_inline)) inline void shared_access(SharedArray& a, const u
     // One record: a whole word's, or a byte's of a split word (at: its offset).
     const auto check = [&](SharedWord& w, std::size_t at) {
         if (!write && w.w_interval < L.block_first_interval)
-            report("uninitialized shared memory read", [&](ReportDetail& d) {
+            report("uninitialized shared memory read", Kind::uninitialised, [&](ReportDetail& d) {
                 d.line(line_of(id), pc_of(id)).thread = thread - 1;
                 d.allocation = a.name;
                 return "thread " + std::to_string(thread - 1) + " read " + element_name(a, at) + " at " + line_of(id) +
@@ -480,7 +480,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     if (!same_allocation) {
         if (SharedArray* a = shared_array_at(p)) {
             if (p + size > a->base + a->bytes)  // a range (memcpy, a struct) that runs past its end
-                report("out-of-bounds access", [&](ReportDetail& d) {
+                report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {
                     d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
                     d.allocation = a->name;
                     return access_by_thread(write, size) + " " +
@@ -504,7 +504,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
         const unsigned char* base = it->first;
         const std::size_t given = it->second.given;
         if (!write && static_cast<std::size_t>(p - base) + size > given)
-            return report("out-of-bounds access", [&](ReportDetail& d) {
+            return report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {
                 d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
                 d.allocation = device_allocation(it->second);
                 return access_by_thread(false, size) + " at offset " + std::to_string(p - base) + " of a device buffer of " +
@@ -531,7 +531,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     }
     // Out of bounds of an allocation, where its mapping has memory: reported, and performed.
     if (const auto* a = allocation_around(p); a && p + kRedzone >= a->first && p + size <= a->second.accessible_high)
-        return report("out-of-bounds access", [&](ReportDetail& d) {
+        return report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {
             d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
             d.allocation = device_allocation(a->second);
             return access_by_thread(write, size) + " " +
@@ -541,7 +541,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
     // Just outside a `__device__` variable (in the program's image, with no
     // mapping of its own: only the 64 bytes on each side are told apart).
     if (const auto* v = variable_near(p); v != nullptr)
-        return report("out-of-bounds access", [&](ReportDetail& d) {
+        return report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {
             d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
             d.allocation = describe_allocation(v->second);
             return access_by_thread(write, size) + " " + outside(p - v->first, describe_allocation(v->second)) +
@@ -549,7 +549,7 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
         });
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
-            return report("out-of-bounds access", [&](ReportDetail& d) {
+            return report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {
                 d.line(line_of(pc_id(pc)), pc_of(pc_id(pc))).thread = current_thread();
                 d.allocation = a.name;
                 return access_by_thread(write, size) + " " + outside(p - a.base, a.name + ", " + std::to_string(a.bytes) + " bytes declared at line " + std::to_string(a.line)) +

@@ -83,11 +83,11 @@ inline thread_local bool g_atomic_store = false;
 // message symbolises code addresses. `message` gets
 // the report's detail to fill (the lines and thread it names).
 template <typename Message>
-void report(const std::string& check, Message message) {
+void report(const std::string& check, Kind kind, Message message) {
     LaunchState& launch = *current_launch();
     ReportDetail detail{launch.block_idx};
     std::string text = launch.reports.has(check) ? std::string() : block_name(launch.block_idx) + ": " + message(detail);
-    launch.reports.add(check, launch.block_serial, text, std::move(detail));
+    launch.reports.add(check, kind, launch.block_serial, text, std::move(detail));
 }
 
 // The parts of reports, and the report of an access the running thread must

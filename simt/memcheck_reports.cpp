@@ -87,7 +87,7 @@ void report_forbidden(const unsigned char* p, std::size_t size, bool write, cons
         first.first_message += "; then " + message;
         first.detail.line(line, pc);
     }
-    launch.reports.add(check, launch.block_serial, message, std::move(detail));
+    launch.reports.add(check, Kind::memory, launch.block_serial, message, std::move(detail));
 }
 
 namespace {
@@ -106,7 +106,7 @@ bool report_misaligned(const unsigned char* p, std::size_t alignment, const char
     } else {
         return false;
     }
-    report("misaligned address", [&](ReportDetail& d) {
+    report("misaligned address", Kind::memory, [&](ReportDetail& d) {
         d.line(source_line(pc), pc).thread = current_thread();
         d.allocation = allocation;
         return "thread " + std::to_string(current_thread()) + " made a " + type + " from " + from + ", not a multiple of " +
@@ -138,7 +138,7 @@ void simt::hinted_access(const void* address, std::size_t size, bool write, Hint
     const auto* p = static_cast<const unsigned char*>(address);
     const SharedArray* a = shared_array_at(p);
     if (a != nullptr || on_fiber_stack(p)) {
-        report("invalid address space", [&](ReportDetail& d) {
+        report("invalid address space", Kind::memory, [&](ReportDetail& d) {
             d.line(source_line(pc), pc).thread = current_thread();
             if (a) d.allocation = a->name;
             return access_by_thread(write, size) + (a ? " of " + element_name(*a, static_cast<std::size_t>(p - a->base))
@@ -183,7 +183,7 @@ namespace simt::detail {
 // (allocated at scan.cu:40) at scan.cu:17, and nothing wrote bytes 1-3: ..."
 void report_unwritten(const Allocation& a, std::size_t offset, std::size_t size, std::size_t first, std::size_t last,
                       bool atomic, const std::string& line, const void* pc) {
-    report("uninitialized global memory read", [&](ReportDetail& d) {
+    report("uninitialized global memory read", Kind::uninitialised, [&](ReportDetail& d) {
         d.line(line, pc).thread = current_thread();
         d.allocation = device_allocation(a);
         std::string at = a.allocated_at != nullptr ? source_line(a.allocated_at) : std::string();

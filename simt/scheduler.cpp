@@ -77,7 +77,7 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
 
     const auto& [first_site, first_waiting] = *sites.begin();
     if (!exited.empty())
-        launch.reports.add("barrier divergence", launch.block_serial,
+        launch.reports.add("barrier divergence", Kind::barrier, launch.block_serial,
                     detail::block_name(block) + ": " + thread_list(exited) + " exited while " + thread_list(first_waiting) +
                         " waited at __syncthreads() at " + detail::where(first_site.first.c_str(), first_site.second) +
                         " (a barrier every thread of the block must reach: is it inside a loop or branch whose "
@@ -91,7 +91,7 @@ bool release_barrier(std::vector<Lane>& lanes, detail::LaunchState& launch) {
                       detail::where(site.first.c_str(), site.second);
             named.line(detail::where(site.first.c_str(), site.second));
         }
-        launch.reports.add("barrier divergence", launch.block_serial,
+        launch.reports.add("barrier divergence", Kind::barrier, launch.block_serial,
                            detail::block_name(block) + ": threads wait at different __syncthreads() call sites: " + detail,
                            std::move(named));
     }
@@ -161,7 +161,7 @@ bool release_warp_rounds(std::vector<Lane>& lanes, detail::LaunchState& launch) 
                         if (met & bit) waiting.push_back(static_cast<unsigned>(t));
                         else if (absent & bit) missing.push_back(static_cast<unsigned>(t));
                     }
-                    launch.reports.add("warp divergence", launch.block_serial,
+                    launch.reports.add("warp divergence", Kind::barrier, launch.block_serial,
                                        detail::block_name(launch.block_idx) + ": " + thread_list(waiting) +
                                            " waited at a warp function at " +
                                            detail::where(lanes[s].barrier_file, lanes[s].barrier_line) + " while " +

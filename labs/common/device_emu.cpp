@@ -32,8 +32,8 @@ std::vector<finding::Finding> take_findings() {
     for (auto& f : simt::take_findings()) {
         finding::Finding& r = out.emplace_back();
         r.source = finding::Source::Emulator;
-        r.kind = score::emulator_category(f.check);
-        r.undefined = score::emulator_undefined(f.check);
+        r.kind = score::emulator_category(simt::kind_name(f.kind));
+        r.undefined = score::emulator_undefined(simt::kind_name(f.kind));
         r.check = std::move(f.check);
         r.kernel = std::move(f.kernel);
         r.lines = std::move(f.lines);

@@ -3,24 +3,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace score {
 
 const char* const kCategories[4] = {"race", "barrier", "memory", "leak"};
 
-std::string emulator_category(const std::string& check) {
-    if (check.rfind("data race", 0) == 0) return "race";  // on shared or on global memory
-    if (check == "barrier divergence" || check == "possible deadlock" || check == "possible endless loop" ||
-        check == "warp divergence" || check == "invalid warp mask")  // hangs or undefined on a GPU: synccheck's class
-        return "barrier";
-    return "memory";  // out-of-bounds, uninitialized reads, host memory, the rest
+std::string emulator_category(const std::string& kind) {
+    if (kind == "race" || kind == "barrier" || kind == "memory") return kind;
+    if (kind == "uninitialised") return "memory";  // counts against memory, as initcheck's reports do
+    throw std::invalid_argument("an emulator finding of no known kind: \"" + kind + "\"");
 }
 
-bool emulator_undefined(const std::string& check) {
-    const std::string c = emulator_category(check);
-    // An uninitialised read (shared or global memory) reads what was there:
-    // the kernel runs on, and its values are compared.
-    return c == "barrier" || (c == "memory" && check.rfind("uninitialized ", 0) != 0);
+bool emulator_undefined(const std::string& kind) {
+    // A GPU would hang, fault or leave the result undefined; a race or a
+    // read of unwritten memory leaves the kernel running on values it had.
+    return emulator_category(kind) != "race" && kind != "uninitialised";
 }
 
 bool safety_rule(const std::string& rule) { return rule == "backend_checks_clean" || rule == "temporaries_freed"; }

@@ -15,14 +15,16 @@ namespace score {
 // The safety checks, each worth a quarter of the safety points.
 extern const char* const kCategories[4];  // race, barrier, memory, leak
 
-// The safety check that a finding of the emulator's check `check` (its
-// name, simt::Finding::check) counts against: race, barrier or memory.
-std::string emulator_category(const std::string& check);
+// The safety check that an emulator finding of kind `kind` (the kind its
+// check set, simt::kind_name) counts against: race, barrier or memory (an
+// uninitialised read counts against memory). Throws std::invalid_argument
+// for any other kind: a check without a kind is a defect, never "memory".
+std::string emulator_category(const std::string& kind);
 
-// Whether a finding of the emulator's check `check` leaves a run's values
-// proving nothing: undefined behaviour the hardware may turn into a hang or
-// into other values (every barrier and memory check but the uninitialized reads).
-bool emulator_undefined(const std::string& check);
+// Whether an emulator finding of kind `kind` leaves a run's values proving
+// nothing: undefined behaviour the hardware may turn into a hang, a fault or
+// other values (barrier and memory kinds; not a race or an uninitialised read).
+bool emulator_undefined(const std::string& kind);
 
 // Rules of judge() that are scored under safety, not correctness: a run
 // that breaks only these still has right values.

@@ -132,6 +132,7 @@ TEST_CASE("a kernel reading device memory nothing wrote is reported, as initchec
         const auto f = simt::take_findings();
         REQUIRE(f.size() == 1);
         CHECK(f[0].check == "uninitialized global memory read");
+        CHECK(f[0].kind == simt::Kind::uninitialised);
         CHECK(f[0].lines == at({115}));
         CHECK(f[0].thread == 0);
         CHECK(f[0].allocation == "a 128-byte device allocation");

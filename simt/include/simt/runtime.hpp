@@ -12,10 +12,19 @@
 
 namespace simt {
 
+// The family of what a check found, set by the check that fires (never read
+// back from its name or words): a data race; a barrier or warp function a
+// GPU would hang on or leave undefined; an access a GPU would fault on or
+// leave undefined; a read of memory nothing wrote (the value is what was
+// there: the kernel runs on).
+enum class Kind : unsigned char { race, barrier, memory, uninitialised };
+const char* kind_name(Kind kind);  // "race", "barrier", "memory", "uninitialised"
+
 // What one check found in one launch: its first report in words, and what
 // that report names as fields, so that no reader takes the words apart.
 struct Finding {
     std::string check;    // "barrier divergence", ...
+    Kind kind;            // its check's family
     std::string kernel;   // the kernel as written at its launch
     std::string message;  // the first report: block, threads and source lines, for a person
     std::vector<std::string> lines;  // the source lines it names ("scan.cu:24"), in its order
