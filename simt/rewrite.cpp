@@ -10,7 +10,6 @@
 #include <cstring>
 #include <map>
 #include <regex>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -101,24 +100,104 @@ bool is_name(const std::string& callee) {
     return true;
 }
 
-// The names of the file's template kernels (`template <...> __global__ void
-// name(`): launched without template arguments, theirs are deduced from the
-// call (launch.hpp's launch_call).
-std::set<std::string> template_kernels(const std::string& s, const std::vector<bool>& code) {
-    std::set<std::string> names;
+// The arguments of the first <...> in `text` (a template's parameter list,
+// a template-id's arguments), counted at its top level: (), [] and {} hold
+// no separator, nor a nested <...>.
+struct TemplateList {
+    std::size_t count = 0;
+    bool pack = false;  // one is a parameter pack (`typename... Ts`)
+    bool found = false;
+};
+TemplateList template_list(const std::string& text) {
+    TemplateList list;
+    const std::size_t open = text.find('<');
+    if (open == std::string::npos) return list;
+    int angle = 0, depth = 0;
+    bool any = false;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        if (c == ')' || c == ']' || c == '}') --depth;
+        if (depth == 0 && c == '<') ++angle;
+        if (depth == 0 && c == '>' && --angle == 0) {
+            list.found = true;
+            list.count += any;
+            return list;
+        }
+        if (i == open) continue;
+        if (angle == 1 && depth == 0 && c == ',') {
+            list.count += 1;
+            any = false;
+            continue;
+        }
+        if (!std::isspace(static_cast<unsigned char>(c))) any = true;
+        if (angle == 1 && depth == 0 && text.compare(i, 3, "...") == 0) list.pack = true;
+    }
+    return list;
+}
+
+// The file's template kernels (`template <...> __global__ void name(`) by
+// name: how many template parameters each has, and whether one is a pack.
+// Launched without all of them, the rest are deduced from the call
+// (launch.hpp's launch_call). Explicit specialisations (`template <>`) add nothing.
+struct TemplateKernel {
+    std::size_t params = 0;
+    bool pack = false;
+};
+std::map<std::string, TemplateKernel> template_kernels(const std::string& s, const std::vector<bool>& code) {
+    std::map<std::string, TemplateKernel> kernels;
     for (std::size_t pos = s.find("__global__"); pos != std::string::npos; pos = s.find("__global__", pos + 10)) {
         if (!word_at(s, code, pos, 10)) continue;
         std::size_t begin = pos;
         while (begin > 0 && !(code[begin - 1] && (s[begin - 1] == ';' || s[begin - 1] == '{' || s[begin - 1] == '}')))
             --begin;
-        const std::string head = s.substr(begin, pos - begin);
-        if (!std::regex_search(head, std::regex(R"(\btemplate\s*<)"))) continue;
+        std::string head;  // comments blanked
+        for (std::size_t k = begin; k < pos; ++k) head += code[k] ? s[k] : ' ';
+        std::smatch at;
+        if (!std::regex_search(head, at, std::regex(R"(\btemplate\s*<)"))) continue;
+        const TemplateList list = template_list(head.substr(at.position(0)));
+        if (!list.found || list.count == 0) continue;
+        // The name before the parameter list's '(': not an attribute's
+        // (`__launch_bounds__(256)`, `__attribute__((...))`).
         std::size_t paren = pos;
-        while (paren < s.size() && !(code[paren] && s[paren] == '(')) ++paren;
+        for (;; ++paren) {
+            while (paren < s.size() && !(code[paren] && s[paren] == '(')) ++paren;
+            if (paren == s.size()) break;
+            const auto [a, b] = name_before(s, paren);
+            const std::string word = s.substr(a, b - a);
+            if (word != "__launch_bounds__" && word != "__attribute__" && word != "__align__" && word != "alignas" &&
+                word != "__maxnreg__" && word != "__cluster_dims__")
+                break;
+            for (int depth = 0; paren < s.size(); ++paren) {  // past the attribute's parentheses
+                if (!code[paren]) continue;
+                if (s[paren] == '(') ++depth;
+                if (s[paren] == ')' && --depth == 0) break;
+            }
+        }
+        if (paren == s.size()) continue;
         const auto [a, b] = name_before(s, paren);
-        if (b > a) names.insert(s.substr(a, b - a));
+        if (b == a) continue;
+        TemplateKernel& k = kernels[s.substr(a, b - a)];
+        k.params = std::max(k.params, list.count);
+        k.pack = k.pack || list.pack;
     }
-    return names;
+    return kernels;
+}
+
+// Whether a launch of `callee` (a name) must deduce template arguments: it
+// names one of the file's template kernels (by its last name, as a using-
+// declaration or namespace alias may name it) with fewer arguments than
+// it has parameters, or with a parameter pack, which a call may extend.
+// Then the kernel's address names no one function: it is called instead.
+bool deduces(const std::string& callee, const std::map<std::string, TemplateKernel>& kernels) {
+    const std::size_t angle = callee.find('<');
+    std::string name = callee.substr(0, angle);
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+    const std::size_t colon = name.rfind(':');
+    const auto it = kernels.find(colon == std::string::npos ? name : name.substr(colon + 1));
+    if (it == kernels.end()) return false;
+    if (angle == std::string::npos) return true;
+    return it->second.pack || template_list(callee.substr(angle)).count < it->second.params;
 }
 
 // `kernel<<<config>>>(args)` becomes a launch (launch.hpp): of the kernel's
@@ -128,7 +207,7 @@ std::set<std::string> template_kernels(const std::string& s, const std::vector<b
 // is numbered and tagged in both passes, and the device pass's sites only
 // register their kernels (they never run).
 std::string rewrite_launches(const std::string& s, const std::vector<bool>& code, const std::string& path, Pass pass) {
-    const std::set<std::string> templates = template_kernels(s, code);
+    const std::map<std::string, TemplateKernel> templates = template_kernels(s, code);
     std::string out;
     std::size_t copied = 0;
     std::size_t next = 0;  // where the search for the next launch resumes
@@ -147,8 +226,7 @@ std::string rewrite_launches(const std::string& s, const std::vector<bool>& code
         while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
         const std::string config = s.substr(pos + 3, close - pos - 3);
         const bool named = is_name(callee);
-        const std::string base = callee.substr(callee.rfind(':') == std::string::npos ? 0 : callee.rfind(':') + 1);
-        const bool deduced = named && callee.find('<') == std::string::npos && templates.count(base);
+        const bool deduced = named && deduces(callee, templates);
         const std::string tag = "::simt::Site<" + std::to_string(site++) + ">{}, [] {}, ";
         const bool keyed = pass != Pass::Single && named;
         const std::string call = "(auto&&... a) { " + callee + "(a...); }";
@@ -160,7 +238,10 @@ std::string rewrite_launches(const std::string& s, const std::vector<bool>& code
             else out += "::simt::device_kernel<" + std::to_string(site - 1) + ", &" + callee + ">(" + tag.substr(0, tag.size() - 2) + ")";
             out += newlines_in(s, start, close);
         } else {
-            const std::string site_text = "{\"" + collapse_space(callee) + "\", __FILE__, __LINE__}, " + config + ")";
+            // The line breaks between the name and `<<<` after the site's
+            // __LINE__ (the name's line), so every line stays where it was.
+            const std::string site_text = "{\"" + collapse_space(callee) + "\", __FILE__, __LINE__}" +
+                                          newlines_in(s, start + callee.size(), pos) + ", " + config + ")";
             out += deduced ? "::simt::launch_call(" + (keyed ? tag : std::string()) + "[&]" + call + ", " + site_text
                            : "::simt::launch(" + (keyed ? tag : std::string()) + callee + ", " + site_text;
         }

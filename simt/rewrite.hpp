@@ -1,6 +1,8 @@
 // The source rewriter that lets g++ compile a lab's .cu unchanged in meaning:
 //   kernel<<<grid, block[, shared[, stream]]>>>(args)
 //     -> simt::launch(kernel, {"kernel", __FILE__, __LINE__}, grid, block[, ...])(args)
+//        (a template kernel whose template arguments are deduced, all or some:
+//        simt::launch_call([&](auto&&... a) { kernel<1>(a...); }, ...)(args))
 //   extern __shared__ T name[];  ->  T* name = simt::dynamic_shared_as<T>();
 //   __shared__ T name[N];        ->  the same, then simt::declare_shared(&name, ...)
 //                                    on the same line (inside functions), so the

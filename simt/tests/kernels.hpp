@@ -70,3 +70,6 @@ cudaError_t launch_bytes_across_blocks(unsigned char* out, bool read_other);
 cudaError_t launch_device_memcalls(const float* in, float* out, int which, unsigned n);
 cudaError_t launch_reads_global(int* data, int* out, int which, unsigned threads);
 int* allocate_ints(unsigned n);  // cudaMalloc'd at byte_kernels.cu:143
+// launch_forms_kernels.cu: launch form `which` of its list (32 floats of in
+// to out, or 32 ints to i_out).
+void launch_forms(const float* in, float* out, int* i_out, unsigned which);
