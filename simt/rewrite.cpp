@@ -1,5 +1,6 @@
 // The rewriter (rewrite.hpp): launches, casts, __noinline__ and the passes
-// in order; the passes on variable declarations are rewrite_variables.cpp's.
+// in order; the passes on declarations are rewrite_shared.cpp's (__shared__)
+// and rewrite_variables.cpp's (__device__ and __constant__).
 #include "rewrite.hpp"
 
 #include "rewrite_passes.hpp"

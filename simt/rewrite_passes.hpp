@@ -1,6 +1,7 @@
-// What the rewriter's two files (rewrite.cpp, rewrite_variables.cpp) share:
-// helpers for the text it writes, and the passes on variable declarations
-// that rewrite() runs. Internal to the rewriter's library.
+// What the rewriter's files (rewrite.cpp, rewrite_shared.cpp,
+// rewrite_variables.cpp) share: helpers for the text it reads and writes,
+// and the passes on declarations that rewrite() runs. Internal to the
+// rewriter's library.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +18,8 @@ std::string newlines_in(const std::string& s, std::size_t from, std::size_t to);
 std::pair<std::size_t, std::size_t> name_before(const std::string& decl, std::size_t end);
 
 // `extern __shared__ T name[];` becomes a pointer to the launch's dynamic
-// shared memory, `__shared__` arrays in functions are registered, and
+// shared memory, `__shared__` arrays in functions are registered
+// (rewrite_shared.cpp), and
 // `__device__` and `__constant__` variables at namespace scope registered
 // (host pass) or shared with the host pass's (device pass): rewrite.hpp.
 std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>& code, const std::string& path);
