@@ -114,7 +114,7 @@ unsigned active_mask(const char* file, int line) {
     return lane.warp_mask;
 }
 
-void* dynamic_shared() { return g_dynamic_shared.data(); }
+void* dynamic_shared() { return simt_dynamic_shared_memory; }
 
 namespace detail {
 
@@ -220,7 +220,7 @@ void LaunchReports::add(const std::string& check, Kind kind, unsigned long long 
 }
 
 WarpSyncs current_warp_syncs() { return (*g_warps)[current_thread() / 32].syncs; }
-std::size_t dynamic_shared_size() { return g_dynamic_shared.size(); }
+std::size_t dynamic_shared_size() { return g_dynamic_shared_size; }
 
 std::string where(const char* file, int line) {
     std::string f = file ? file : "?";  // never null from the rewriter; a string cannot be made from null

@@ -151,7 +151,9 @@ private:
 
 }  // namespace
 
-thread_local std::vector<unsigned char> g_dynamic_shared;
+extern "C" {
+alignas(16) unsigned char simt_dynamic_shared_memory[kMaxDynamicSharedOptin];
+}
 
 // ---- a launch ---------------------------------------------------------------
 
@@ -218,7 +220,8 @@ cudaError_t run_grid(const LaunchSite& site, dim3 grid, dim3 block, std::size_t 
                           cudaErrorCooperativeLaunchTooLarge);
     }
 
-    g_dynamic_shared.assign(shared_bytes, 0);
+    std::memset(simt_dynamic_shared_memory, 0, shared_bytes);
+    g_dynamic_shared_size = shared_bytes;
     detail::LaunchState launch;
     launch.site = site;
     launch.grid = grid;

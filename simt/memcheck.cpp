@@ -547,6 +547,10 @@ __attribute__((always_inline)) inline void check_access(const void* addr, std::s
             return access_by_thread(write, size) + " " + outside(p - v->first, describe_allocation(v->second)) +
                    " at " + line_of(pc_id(pc));
         });
+    // A namespace-scope __shared__ variable the block had not touched yet:
+    // its first access makes it one of the block's arrays, checked as they are.
+    if (adopt_static_shared(p))
+        if (SharedArray* a = shared_array_at(p)) return shared_access(*a, p, size, write, atomic, pc);
     for (auto& a : g_shared)  // just outside a shared array
         if (p + 64 > a.base && p < a.base + a.bytes + 64)
             return report("out-of-bounds access", Kind::memory, [&](ReportDetail& d) {

@@ -70,6 +70,10 @@ inline SharedArray* shared_array_at(const unsigned char* p) {
     return nullptr;
 }
 std::string element_name(const SharedArray& a, std::size_t offset);
+// A `__shared__` variable at namespace scope that holds p or lies within 64
+// bytes of it, not yet among the running block's arrays: added to them
+// (memcheck_launch.cpp). False when there is none.
+bool adopt_static_shared(const unsigned char* p);
 
 // The access being checked is a cache-hinted load (its name here), and
 // whether it is __ldg's, for data read-only for the launch (hinted_access).

@@ -1,5 +1,6 @@
 // The memory checks across a launch: its start, the shared arrays of
-// a block put aside and put back, their declarations, and trace mode.
+// a block put aside and put back, their declarations (namespace-scope ones
+// taken in at a block's first access), and trace mode.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -95,7 +96,65 @@ void shared_restore(std::shared_ptr<SavedShared> saved) {
 
 void shared_fresh() { memcheck_begin_launch(); }
 
+namespace {
+
+// The file's `__shared__` variables at namespace scope (registered at
+// start-up), and where the running thread's copies of them are.
+struct StaticShared {
+    SharedAddress address;
+    std::size_t bytes, element_bytes;
+    std::vector<std::size_t> extents;
+    const char* name;
+    int line;
+    ElementFormatter format;
+};
+std::vector<StaticShared>& static_shared() {
+    static std::vector<StaticShared> variables;
+    return variables;
+}
+struct StaticHere {
+    const unsigned char* base;
+    const StaticShared* variable;
+};
+thread_local std::vector<StaticHere> t_static_here;
+
+}  // namespace
+
+bool adopt_static_shared(const unsigned char* p) {
+    const std::vector<StaticShared>& variables = static_shared();
+    if (variables.empty()) return false;
+    if (t_static_here.size() != variables.size()) {
+        t_static_here.clear();
+        for (const StaticShared& v : variables)
+            t_static_here.push_back({static_cast<const unsigned char*>(const_cast<const void*>(v.address())), &v});
+    }
+    // The variable that holds p, else one p is just outside of (as
+    // check_access tells a declared array's neighbourhood).
+    const StaticHere* found = nullptr;
+    for (const StaticHere& h : t_static_here) {
+        if (p >= h.base && p < h.base + h.variable->bytes) {
+            found = &h;
+            break;
+        }
+        if (found == nullptr && p + 64 > h.base && p < h.base + h.variable->bytes + 64) found = &h;
+    }
+    if (found == nullptr) return false;
+    for (const SharedArray& a : g_shared)
+        if (a.base == found->base) return false;  // the block has it already
+    const StaticShared& v = *found->variable;
+    declare_shared_array(found->base, v.bytes, v.element_bytes, v.extents.data(), v.extents.size(), v.name, v.line,
+                         v.format);
+    return true;
+}
+
 }  // namespace simt::detail
+
+void simt::declare_static_shared_array(SharedAddress address, std::size_t bytes, std::size_t element_bytes,
+                                       const std::size_t* extents, std::size_t rank, const char* name, int line,
+                                       ElementFormatter format) {
+    simt::detail::static_shared().push_back(
+        {address, bytes, element_bytes, std::vector<std::size_t>(extents, extents + rank), name, line, format});
+}
 
 void simt::declare_shared_array(const void* base, std::size_t bytes, std::size_t element_bytes,
                                 const std::size_t* extents, std::size_t rank, const char* name, int line,

@@ -9,6 +9,7 @@
 
 #include "internal.hpp"
 #include "memcheck.hpp"
+#include "scheduler.hpp"
 
 namespace simt::detail {
 namespace {
@@ -58,6 +59,7 @@ void find_launching_thread_stack() {
 }
 
 bool is_program_memory(const unsigned char* p) {
+    if (p >= simt_dynamic_shared_memory && p < simt_dynamic_shared_memory + kMaxDynamicSharedOptin) return false;
     if (on_fiber_stack(p) || on_launching_thread_stack(p) || in_static_tls(p)) return true;
     for (const Range& r : image_ranges())
         if (r.contains(p)) return true;

@@ -4,8 +4,11 @@
 //        (a template kernel whose template arguments are deduced, all or some:
 //        simt::launch_call([&](auto&&... a) { kernel<1>(a...); }, ...)(args))
 //   extern __shared__ T name[];  ->  T* name = simt::dynamic_shared_as<T>();
+//                                    (at namespace scope: the runtime's buffer,
+//                                    declared by its symbol)
 //   __shared__ T name[N];        ->  the same, then simt::declare_shared(&name, ...)
-//                                    on the same line (inside functions), so the
+//                                    on the same line (at namespace scope a static
+//                                    that registers it at start-up), so the
 //                                    checks can name the array and its element
 //   reinterpret_cast<T>(e)       ->  simt::reinterpret_checked<T>("T", e): the same
 //                                    cast, checking a pointer's alignment in kernels

@@ -1,6 +1,7 @@
 // The rewriter's passes on __shared__ declarations (rewrite.hpp): extern ones
-// become the launch's dynamic shared memory, declared ones in functions are
-// registered with the runtime.
+// become the launch's dynamic shared memory, declared ones are registered
+// with the runtime, in a function when its code reaches them, at namespace
+// scope at start-up.
 #include "rewrite.hpp"
 #include "rewrite_passes.hpp"
 
@@ -21,6 +22,11 @@ using text::word_at;
 
 }  // namespace
 
+// In a function, `T* name = ...` is evaluated where the kernel runs. At
+// namespace scope `name` is declared as the array the runtime keeps the
+// launch's dynamic shared memory in, by its symbol (scheduler.hpp), so that
+// using it reads no pointer: a variable next to a __shared__ or __device__
+// one would read as an access just outside it.
 std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>& code, const std::string& path) {
     std::string out;
     std::size_t copied = 0;
@@ -44,7 +50,11 @@ std::string rewrite_extern_shared(const std::string& s, const std::vector<bool>&
         type.erase(type.find_last_not_of(" \t\r\n") + 1);
         if (name.empty() || type.empty()) throw RewriteError(where + "expected 'extern __shared__ T name[];'");
         out += s.substr(copied, pos - copied);
-        out += type + "* " + name + " = ::simt::dynamic_shared_as<" + type + ">();" + newlines_in(s, pos, semi);
+        if (at_namespace_scope(s, code, pos))
+            out += "extern " + type + " " + name + "[] __asm__(\"simt_dynamic_shared_memory\");";
+        else
+            out += type + "* " + name + " = ::simt::dynamic_shared_as<" + type + ">();";
+        out += newlines_in(s, pos, semi);
         copied = next = semi + 1;
     }
     return out + s.substr(copied);
@@ -95,26 +105,53 @@ std::vector<std::string> declared_names(const std::string& decl) {
     return names;
 }
 
+// [from, to) of `s` with each `static` of program text blanked: the shim's
+// __shared__ says `static` already, and C++ takes it once.
+std::string without_static(const std::string& s, const std::vector<bool>& code, std::size_t from, std::size_t to) {
+    std::string out = s.substr(from, to - from);
+    for (std::size_t at = s.find("static", from); at != std::string::npos && at + 6 <= to; at = s.find("static", at + 6))
+        if (word_at(s, code, at, 6) && !on_directive_line(s, at)) out.replace(at - from, 6, 6, ' ');
+    return out;
+}
+
 }  // namespace
 
-// `__shared__ T name[N]...;` (or `T a[N], b[M];`) inside a function gets, on
-// the same line, a call per name that tells the runtime the variable's name,
-// extent and line, for its checks and for putting a waiting block aside.
+// `__shared__ T name[N]...;` (or `T a[N], b[M];`) gets, on the same line, a
+// registration per name that tells the runtime the variable's name, extent
+// and line, for its checks and for putting a waiting block aside: in a
+// function a call, made as the code passes; at namespace scope, where
+// nothing runs, a static's initialiser that registers how to find the
+// running thread's copy (the runtime takes it into a block's arrays at the
+// block's first access: memcheck_launch.cpp).
 std::string register_shared(const std::string& s, const std::vector<bool>& code) {
     std::string out;
     std::size_t copied = 0, next = 0;
+    unsigned count = 0;
     for (std::size_t pos = s.find("__shared__"); pos != std::string::npos; pos = s.find("__shared__", next)) {
         next = pos + 10;
-        if (!word_at(s, code, pos, 10)) continue;
+        if (!word_at(s, code, pos, 10) || on_directive_line(s, pos)) continue;
         const std::size_t semi = s.find(';', pos);
-        if (semi == std::string::npos || !in_function_body(s, code, pos)) continue;
+        if (semi == std::string::npos) continue;
+        const bool in_function = in_function_body(s, code, pos);
+        if (!in_function && !at_namespace_scope(s, code, pos)) continue;  // a class's member: not CUDA
+        const std::string head = declaration_head(s, code, pos);
+        if (has_word(head, "template") || has_word(head, "typedef") || has_word(head, "using")) continue;
         const std::string decl = s.substr(pos + 10, semi - pos - 10);
         if (decl.find('=') != std::string::npos) continue;  // CUDA allows no initializer on __shared__
         const std::vector<std::string> names = declared_names(decl);
         if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.empty(); })) continue;
-        out += s.substr(copied, semi + 1 - copied);
-        for (const std::string& name : names)
-            out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
+        const std::size_t begin = std::max(pos - head.size(), copied);  // its first specifier, or before it
+        out += s.substr(copied, begin - copied) + without_static(s, code, begin, semi + 1);
+        for (const std::string& name : names) {
+            if (in_function) {
+                out += " ::simt::declare_shared(&" + name + ", sizeof(" + name + "), \"" + name + "\", __LINE__);";
+                continue;
+            }
+            out += " [[maybe_unused]] static const bool simt_shared_variable_" + std::to_string(++count) +
+                   " = ::simt::declare_static_shared<decltype(" + name +
+                   ")>([]() -> const volatile void* { return __builtin_addressof(" + name + "); }, \"" + name +
+                   "\", __LINE__);";
+        }
         copied = next = semi + 1;
     }
     return out + s.substr(copied);

@@ -1,5 +1,5 @@
-// The rewriter's passes on __device__ and __constant__ variables at
-// namespace scope (rewrite.hpp).
+// The rewriter's passes on __device__ and __constant__ variables at namespace
+// scope (rewrite.hpp), and what it reads of a declaration's place and words.
 #include "rewrite.hpp"
 #include "rewrite_passes.hpp"
 
@@ -19,8 +19,6 @@ using text::skip_space;
 using text::word_at;
 
 }  // namespace
-
-namespace {
 
 // Whether `pos` lies on a preprocessor directive's line (`#define D __device__`).
 bool on_directive_line(const std::string& s, std::size_t pos) {
@@ -67,6 +65,8 @@ bool at_namespace_scope(const std::string& s, const std::vector<bool>& code, std
     }
     return true;
 }
+
+namespace {
 
 // The names a namespace-scope variable definition declares, its text from
 // after `__device__` or `__constant__` at `from` (its end in *end: after its

@@ -20,6 +20,8 @@ namespace simt {
 constexpr unsigned kMaxThreadsPerBlock = 1024;
 static_assert(kMaxThreadsPerBlock < 0xffff, "a shadow Word (memcheck.hpp) keeps a thread number plus one in 16 bits");
 constexpr std::size_t kMaxDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute or static shared memory
+constexpr std::size_t kMaxDynamicSharedOptin = 232448;  // with it (an H100's sharedMemPerBlockOptin)
+extern "C" unsigned char simt_dynamic_shared_memory[kMaxDynamicSharedOptin];  // launch.cpp
 // A stack's size is not a multiple of 4 KiB: at exactly 64 KiB apart, every
 // fiber's hot top frames fall in the same L1 sets and evict each other at each
 // switch (the 2^20-element lab 02 scan ran 0.58 s that way, 0.51 s offset by
@@ -158,7 +160,13 @@ inline thread_local unsigned g_spun = 0;      // threads of the running block th
 inline thread_local Lane* g_lanes = nullptr;  // the block's lanes, to number g_lane
 inline thread_local std::vector<Warp>* g_warps = nullptr;
 inline thread_local std::uint64_t g_interval_counter = 0;  // carried from launch to launch
-extern thread_local std::vector<unsigned char> g_dynamic_shared;
+// The running launch's dynamic shared memory (its first g_dynamic_shared_size
+// bytes): room for the most a launch may have, at one address for good,
+// which a namespace-scope `extern __shared__` array names by its symbol
+// (rewrite_shared.cpp). Launches run one at a time (g_shared). The rest of
+// it is no program memory for the checks (program_memory.cpp): an index far
+// past the launch's bytes is reported, as one into host memory.
+inline std::size_t g_dynamic_shared_size = 0;
 inline thread_local BlockRun* g_block = nullptr;  // the running block
 inline thread_local bool g_preempted = false;    // a thread of it was stopped in a loop (the watchdog's sampling)
 inline thread_local bool g_stopped = false;      // a thread made an access it must not (detail::stop_launch)

@@ -23,6 +23,18 @@ __global__ void fill(T* out, int n) {
     if (threadIdx.x == 0) atomicAdd(&launches_seen, 1u);
 }
 
+// A namespace-scope __shared__ array, in both passes: the device pass's
+// kernels use the device pass's, checked as a function's would be.
+__shared__ int tally[32];
+
+// Scale written, T deduced; thread t reads what thread t - 1 wrote with no
+// barrier between: a race.
+template <int Scale, typename T>
+__global__ void scaled_race(T* out) {
+    tally[threadIdx.x] = Scale;  // line 34
+    out[threadIdx.x] = static_cast<T>(tally[threadIdx.x > 0 ? threadIdx.x - 1 : 0]);  // line 35
+}
+
 }  // namespace arch
 
 cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches) {
@@ -31,5 +43,10 @@ cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launch
     arch::fill<<<1, 32>>>(d_out + n, n);
     *host_arch = arch::arch_here();
     *launches = arch::launches_seen;
+    return cudaGetLastError();
+}
+
+cudaError_t launch_cuda_arch_race(int* d_out) {
+    arch::scaled_race<3><<<1, 32>>>(d_out);  // line 50
     return cudaGetLastError();
 }

@@ -20,6 +20,7 @@ cudaError_t launch_big_dynamic(const int* d_in, int* d_out, std::size_t shared_b
 cudaError_t launch_on_stream(float* d_out, unsigned n, cudaStream_t stream);
 cudaError_t launch_intrinsics_by_lane(unsigned* d_out);
 cudaError_t launch_cuda_arch(int* d_out, int n, int* host_arch, unsigned* launches);  // cuda_arch.cu
+cudaError_t launch_cuda_arch_race(int* d_out);  // cuda_arch.cu: a namespace-scope __shared__ race, 32 threads
 // libcu_kernels.cu:
 cudaError_t launch_libcu_publish_chain(float* d_data, unsigned* d_flags, float* d_out, unsigned blocks, int mode);
 cudaError_t launch_libcu_release_then_write(float* d_data, unsigned* d_flag, float* d_out);
@@ -73,3 +74,9 @@ int* allocate_ints(unsigned n);  // cudaMalloc'd at byte_kernels.cu:143
 // launch_forms_kernels.cu: launch form `which` of its list (32 floats of in
 // to out, or 32 ints to i_out).
 void launch_forms(const float* in, float* out, int* i_out, unsigned which);
+// namespace_shared_kernels.cu: `__shared__` variables at namespace scope,
+// kernel `which` of its list; the static shared memory of kernel 0, 1, 4 or
+// 6 after its launch (cudaFuncGetAttributes).
+void launch_namespace_shared(float* f_in, float* f_out, int* i_out, unsigned which);
+std::size_t namespace_shared_static_bytes(unsigned which);
+void launch_function_scope_flag(int* i_out);  // its kernel 8 with `static volatile __shared__` in the kernel

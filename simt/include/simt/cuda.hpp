@@ -22,7 +22,10 @@
 // array 16-byte aligned: nvcc packs a kernel's arrays at their type's
 // alignment, the first at offset 0, so a float4 view the GPU runs is never
 // reported here as misaligned (misaligned_pointer); one it faults on may be missed.
-#define __shared__ alignas(16) static thread_local
+// GCC's attribute, not alignas, which may not follow `volatile` or `const`
+// (`volatile __shared__ int flag;`). The rewriter drops a `static` written
+// with it (`static __shared__`): C++ takes one.
+#define __shared__ __attribute__((aligned(16))) static thread_local
 // CUDA's alignment qualifier (`__shared__ __align__(16) float tile[N];`,
 // `struct __align__(16) pair {...}`), GCC's attribute, which may stand where
 // nvcc allows it among the specifiers.

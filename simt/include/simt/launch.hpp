@@ -281,12 +281,37 @@ template <typename A, std::size_t... I>
 void declare_shared_impl(const A* array, std::size_t bytes, const char* name, int line, std::index_sequence<I...>) {
     using Element = std::remove_cv_t<std::remove_all_extents_t<A>>;
     const std::size_t extents[] = {std::extent_v<A, I>..., 0};
-    declare_shared_array(array, bytes, sizeof(Element), extents, sizeof...(I), name, line, &format_as<Element>);
+    declare_shared_array(const_cast<const std::remove_cv_t<A>*>(array), bytes, sizeof(Element), extents, sizeof...(I),
+                         name, line, &format_as<Element>);
 }
 
 template <typename A>
 void declare_shared(const A* array, std::size_t bytes, const char* name, int line) {
     declare_shared_impl(array, bytes, name, line, std::make_index_sequence<std::rank_v<A>>());
+}
+
+// Called at start-up for each `__shared__` variable at namespace scope (the
+// rewriter adds the call): `address` gives the calling thread's copy, which
+// a block's threads then share, as a function's `__shared__` arrays. The
+// runtime takes it into a block's arrays at the block's first access to it
+// (memcheck_launch.cpp), so a kernel counts only those it uses, as nvcc's do.
+using SharedAddress = const volatile void* (*)();
+void declare_static_shared_array(SharedAddress address, std::size_t bytes, std::size_t element_bytes,
+                                 const std::size_t* extents, std::size_t rank, const char* name, int line,
+                                 ElementFormatter format);
+
+template <typename A, std::size_t... I>
+bool declare_static_shared_impl(SharedAddress address, const char* name, int line, std::index_sequence<I...>) {
+    using Element = std::remove_cv_t<std::remove_all_extents_t<A>>;
+    const std::size_t extents[] = {std::extent_v<A, I>..., 0};
+    declare_static_shared_array(address, sizeof(A), sizeof(Element), extents, sizeof...(I), name, line,
+                                &format_as<Element>);
+    return true;
+}
+
+template <typename A>
+bool declare_static_shared(SharedAddress address, const char* name, int line) {
+    return declare_static_shared_impl<A>(address, name, line, std::make_index_sequence<std::rank_v<A>>());
 }
 
 // What `extern __shared__ T name[];` is rewritten to.
