@@ -19,7 +19,9 @@ namespace grader::canned {
 
 // undefined: right values, but a barrier divergence in every run, reported
 // at another block as the dataset's length changes (as the emulator does).
-enum class Kind { right, wrong, racy, undefined, hung, crashed, leaking };
+// uninitialised: right values, and the emulator's read of global memory
+// nothing wrote (an atomic's old value at scan.cu:39), as initcheck reads it.
+enum class Kind { right, wrong, racy, undefined, uninitialised, hung, crashed, leaking };
 
 // A right observation of `input`: the serial scan, the input untouched, one launch.
 inline harness::Observation right(const std::vector<float>& input, const datasets::ScanSpec& spec) {
@@ -54,6 +56,8 @@ public:
     std::string timing_problem;    // scan-bench's own verdict on every timing run ("" for none)
     double timing_ratio = 1.0;     // the student's time over the reference's
     bool sanitizer_gets_nowhere = false;  // each tool's process asks for a restart before its first run
+    // A tool's canned report (compute-sanitizer's own words), by tool: each run under it fails with that output.
+    std::map<std::string, std::string> sanitizer_logs;
     std::atomic<unsigned> emulated{0}, planned{0}, sanitized{0}, timed{0};
     // The emulator's runs above this many elements come out racy (0: none):
     // a bug written to show on large datasets alone.
@@ -131,6 +135,11 @@ public:
         for (const LabCall& call : calls) {
             Run r = run(gpu == Kind::racy && tool == "racecheck" ? Kind::crashed : Kind::right, *call.lab, call.function,
                         *call.input);
+            if (const auto log = sanitizer_logs.find(tool); log != sanitizer_logs.end()) {
+                r.ok = false;
+                r.problem = "canned: " + tool + " reported errors";
+                r.output = log->second;
+            }
             if (!r.ok) {  // the process ends here
                 plan.failed = r;
                 return plan;
@@ -206,6 +215,18 @@ public:
             barrier.block = "(" + std::to_string(input.size() % 7) + ",0,0)";
             barrier.message = "block " + barrier.block + ": canned";
             r.seen.findings = {barrier};
+        }
+        if (kind == Kind::uninitialised) {
+            finding::Finding read;
+            read.kind = score::emulator_category("uninitialised");
+            read.undefined = score::emulator_undefined("uninitialised");
+            read.check = "uninitialized global memory read";
+            read.kernel = "add_block_sums_kernel";
+            read.lines = {"scan.cu:39"};
+            read.launch = "scan.cu:57";
+            read.block = "(0,0,0)";
+            read.message = "canned";
+            r.seen.findings = {read};
         }
         if (kind == Kind::leaking) {
             r.seen.leaked_bytes = 4096;

@@ -218,6 +218,31 @@ TEST_CASE("crashed: every dataset fails with the process's problem") {
     CHECK(all_output(lab).find("canned: killed by signal 11") != std::string::npos);
 }
 
+TEST_CASE("one verdict: a read of memory nothing wrote costs the same on the emulator alone and with initcheck") {
+    // The rule (simt/README.md, uninitialized global memory read): an atomic's
+    // read-modify-write of unwritten bytes reads them, as initcheck says, so
+    // the emulator reports what initcheck reports, and both count once,
+    // against memory, the values still compared.
+    const std::string lab04 = "04-hierarchical";
+    Grading emu({"emu"});
+    emu.exec->emu = Kind::uninitialised;
+    const LabResult alone = emu.grade_reference(lab04);
+    Grading both({"emu", "cuda"});
+    both.exec->emu = Kind::uninitialised;
+    both.exec->sanitizer_logs["initcheck"] = read_file(KIT "/grader/tests/sanitizer/initcheck-lab04-sums-never-written.log");
+    const LabResult gpu = both.grade_reference(lab04);
+    CHECK(component(alone, "correctness").score == doctest::Approx(60));  // not undefined: the values count
+    CHECK(component(gpu, "correctness").score == doctest::Approx(60));
+    CHECK(component(alone, "safety").score == doctest::Approx(15));  // memory's quarter
+    CHECK(component(gpu, "safety").score == doctest::Approx(15));    // the same quarter, once
+    // initcheck's report alone (an emulator that missed it) costs that same quarter.
+    Grading sanitizer({"emu", "cuda"});
+    sanitizer.exec->sanitizer_logs["initcheck"] = both.exec->sanitizer_logs["initcheck"];
+    const LabResult only = sanitizer.grade_reference(lab04);
+    CHECK(component(only, "safety").score == doctest::Approx(15));
+    CHECK(all_output(only).find("(compute-sanitizer initcheck)") != std::string::npos);
+}
+
 TEST_CASE("beyond the emulator, no GPU: needs a GPU to grade, never zero") {
     Grading g({"emu"});
     const LabResult lab = g.grade_lab(kLab02, with_inline_ptx());
