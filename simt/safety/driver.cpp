@@ -208,8 +208,9 @@ int check_readme(const std::string& path) {
 
 int usage(const std::string& why) {
     std::fprintf(stderr,
-                 "%s\nusage: simt-safety [--case NAME] [--variant bug|clean] [--expect FILE]\n"
-                 "       simt-safety --list | --readme FILE\n",
+                 "%s\nusage: simt-safety [--case NAME] [--variant bug|clean] [--expect FILE] [--messages]\n"
+                 "       simt-safety --list | --readme FILE\n"
+                 "       (--expect and --messages: the emulator's build only)\n",
                  why.c_str());
     return 2;
 }
