@@ -9,7 +9,9 @@
 // the student, then one column per assignment; a column whose name Canvas
 // does not know becomes a new assignment. Canvas's CSV rules
 // (developerdocs.instructure.com/services/canvas/sis/file.sis_csv): a header
-// row, RFC 4180 quoting, UTF-8.
+// row, RFC 4180 quoting, UTF-8. Canvas's export writes, and its import
+// reads, a "Points Possible" row right after the header, which gives a new
+// assignment its points.
 //
 // Moodle: "Grade import" (docs.moodle.org/311/en/Grade_import): the import
 // maps one column ("Map from") to a user field ("Map to": username, email,
@@ -63,7 +65,11 @@ std::string lms_assignment(const std::vector<Report>& reports) {
 }
 
 std::string canvas_csv(const ClassList& list, const std::string& assignment) {
-    std::string out = csv_row({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", assignment});
+    // The BOM: a spreadsheet opening the file reads it as UTF-8 only with one
+    // (Müller, not MÃ¼ller), and saves it back so.
+    std::string out = "\xEF\xBB\xBF" + csv_row({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", assignment});
+    // The grade is a percent: the assignment a new column creates is worth 100.
+    out += csv_row({"Points Possible", "", "", "", "", "100"});
     for (const LmsRow& row : list.rows) out += csv_row({row.student.name, "", "", row.student.lms_id, "", row.grade});
     return out;
 }

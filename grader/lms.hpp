@@ -40,6 +40,8 @@ std::string lms_assignment(const std::vector<Report>& reports);
 // Canvas's gradebook import: Student, ID, SIS User ID, SIS Login ID,
 // Section, then the assignment. A student is named (Student) and found by
 // the login (SIS Login ID); ID, SIS User ID and Section are left empty.
+// UTF-8 with a byte-order mark; the row after the header is "Points
+// Possible", 100 in the grade column (a new assignment's points).
 std::string canvas_csv(const ClassList& list, const std::string& assignment);
 
 // Moodle's CSV grade import: Username, Full name, the grade item and its

@@ -32,9 +32,11 @@ for entry in "${entries[@]}"; do
     tap_take < <(python3 "$kit/grader/tests/check_corpus.py" "$out" --expect "$kit/grader/tests/corpus/$entry/expect.txt" "$entry")
 done
 crlf=$'\r'
-[ "$(head -n 1 "$out/canvas.csv")" = "Student,ID,SIS User ID,SIS Login ID,Section,Lab sample (123)$crlf" ] \
-    && [ "$(wc -l <"$out/canvas.csv")" -eq 4 ] && grep -q "^\"Chen, Carol\",,,cchen,,0$crlf\$" "$out/canvas.csv" \
-    && expect yes "canvas.csv: Canvas's columns, a row per roster student, the missing one 0" \
+bom=$'\xef\xbb\xbf'
+[ "$(head -n 1 "$out/canvas.csv")" = "${bom}Student,ID,SIS User ID,SIS Login ID,Section,Lab sample (123)$crlf" ] \
+    && [ "$(sed -n 2p "$out/canvas.csv")" = "Points Possible,,,,,100$crlf" ] \
+    && [ "$(wc -l <"$out/canvas.csv")" -eq 5 ] && grep -q "^\"Chen, Carol\",,,cchen,,0$crlf\$" "$out/canvas.csv" \
+    && expect yes "canvas.csv: a BOM, Canvas's columns, Points Possible 100, a row per roster student, the missing one 0" \
     || { note "$out/canvas.csv"; expect no "canvas.csv"; }
 [ "$(head -n 1 "$out/moodle.csv")" = "Username,Full name,Lab sample (123),Lab sample (123) (feedback)$crlf" ] \
     && grep -q "^cchen,\"Chen, Carol\",0,no submission$crlf\$" "$out/moodle.csv" && ! grep -q 'sandbox' "$out/moodle.csv" \

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "catalog.hpp"
 #include "csv.hpp"
@@ -147,12 +148,13 @@ TEST_CASE("Canvas and Moodle files: the documented columns, a row per roster stu
     CHECK(list.not_in_roster == std::vector<std::string>{"zed"});
 
     const auto canvas = rows(canvas_csv(list, "Lab 2: Brent-Kung (40125)"));
-    REQUIRE(canvas.size() == 4);
+    REQUIRE(canvas.size() == 5);
     CHECK(canvas[0] == std::vector<std::string>{"Student", "ID", "SIS User ID", "SIS Login ID", "Section",
                                                 "Lab 2: Brent-Kung (40125)"});
-    CHECK(canvas[1] == std::vector<std::string>{"Doe, Jane", "", "", "jdoe@example.edu", "", "53.7"});
-    CHECK(canvas[2] == std::vector<std::string>{"O\"Neil, Pat", "", "", "poneil", "", "80.56"});
-    CHECK(canvas[3] == std::vector<std::string>{"Chen, Carol", "", "", "cchen", "", "0"});  // no submission
+    CHECK(canvas[1] == std::vector<std::string>{"Points Possible", "", "", "", "", "100"});
+    CHECK(canvas[2] == std::vector<std::string>{"Doe, Jane", "", "", "jdoe@example.edu", "", "53.7"});
+    CHECK(canvas[3] == std::vector<std::string>{"O\"Neil, Pat", "", "", "poneil", "", "80.56"});
+    CHECK(canvas[4] == std::vector<std::string>{"Chen, Carol", "", "", "cchen", "", "0"});  // no submission
 
     const auto moodle = rows(moodle_csv(list, "Lab 2"));
     REQUIRE(moodle.size() == 4);
@@ -173,6 +175,57 @@ TEST_CASE("Canvas and Moodle files: the documented columns, a row per roster stu
     CHECK(again.rows[2].submitted);
     CHECK(again.rows[2].grade == "53.7");
     CHECK(again.not_in_roster.empty());
+}
+
+// Canvas's gradebook import as the test reads it: UTF-8, a leading BOM
+// dropped (bytes that are not UTF-8 refused); the header's first column
+// Student; the row right after it "Points Possible", which gives each
+// assignment column that Canvas does not know its points (without it a new
+// assignment has none); then a row per student.
+struct CanvasImport {
+    std::vector<std::string> header;
+    std::map<std::string, double> points_possible;  // by assignment column
+    std::vector<std::vector<std::string>> students;
+};
+
+CanvasImport canvas_import(const std::string& file) {
+    const std::string bom = "\xEF\xBB\xBF";
+    REQUIRE_MESSAGE(file.rfind(bom, 0) == 0, "no UTF-8 byte-order mark: a spreadsheet reads the file as Latin-1");
+    const std::string text = file.substr(bom.size());
+    for (std::size_t i = 0; i < text.size();) {  // UTF-8, or the import's names are garbled
+        const unsigned char c = text[i];
+        const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        REQUIRE_MESSAGE(n > 0, "not UTF-8 at byte " << i);
+        for (std::size_t k = 1; k < n; ++k) REQUIRE(i + k < text.size());
+        for (std::size_t k = 1; k < n; ++k) REQUIRE((static_cast<unsigned char>(text[i + k]) >> 6) == 2);
+        i += n;
+    }
+    const auto records = rows(text);
+    REQUIRE(records.size() >= 2);
+    CanvasImport in;
+    in.header = records[0];
+    REQUIRE(in.header.size() > 5);
+    CHECK(in.header[0] == "Student");
+    REQUIRE_MESSAGE(records[1][0] == "Points Possible", "the row after the header is not Points Possible");
+    REQUIRE(records[1].size() == in.header.size());
+    for (std::size_t k = 5; k < in.header.size(); ++k) in.points_possible[in.header[k]] = std::stod(records[1][k]);
+    in.students.assign(records.begin() + 2, records.end());
+    return in;
+}
+
+TEST_CASE("canvas.csv as Canvas's import reads it: UTF-8 with a BOM, Points Possible for a new assignment") {
+    const auto roster = parse_roster("submission,lms_id,name\nmueller,mmueller,\"M\xc3\xbcller, Anna\"\n", "roster.csv");
+    const ClassList list = class_list(roster, {sample("mueller")});
+    // No --lms-assignment: the default column, an assignment Canvas does not know yet.
+    const std::string column = lms_assignment({sample("mueller")});
+    const CanvasImport in = canvas_import(canvas_csv(list, column));
+    CHECK(in.header.back() == column);
+    CHECK(in.points_possible.at(column) == 100);  // the grade is a percent
+    REQUIRE(in.students.size() == 1);
+    CHECK(in.students[0][0] == "M\xc3\xbcller, Anna");  // Müller, not MÃ¼ller
+    CHECK(in.students[0][3] == "mmueller");
+    CHECK(in.students[0][5] == "53.7");
+    CHECK(std::stod(in.students[0][5]) <= in.points_possible.at(column));
 }
 
 TEST_CASE("golden files: canvas.csv and moodle.csv of a class with a missing and an unknown student") {
