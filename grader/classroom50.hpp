@@ -25,13 +25,23 @@ struct Classroom50Identity {
     std::string assignment_type;        // ASSIGNMENT_TYPE: "individual" or "group"
     std::string submission;             // SUBMISSION_TAG: "submit/<UTC time>-<short sha>"
     std::string commit, release, review;  // COMMIT_URL, RELEASE_URL, REVIEW_URL (review: the commit's when unset)
-    std::string datetime;                 // the grading's UTC time, YYYY-MM-DDTHH:MM:SSZ
+    // Both UTC, YYYY-MM-DDTHH:MM:SSZ. datetime: the submission's instant,
+    // the graded commit's committer date, the same on every regrade (Classroom
+    // 50's collect_scores marks a result late from it; the schema requires
+    // it); the grading time where none is known. graded_at: the grading's time.
+    std::string datetime, graded_at;
 };
 
 // From the environment; each unset one "local" (owner: the report's
 // submission; assignment_type "individual"; submission "submit/local"), so
-// a grading outside Classroom 50 still writes a valid file.
+// a grading outside Classroom 50 still writes a valid file. datetime is the
+// report's submitted_at, else the grading time (then equal to graded_at).
 Classroom50Identity classroom50_identity(const Report& report);
+
+// An ISO 8601 instant with its offset (2026-09-01T14:00:05+02:00, git's %cI;
+// ...Z; +0200; fractions of a second dropped) as UTC YYYY-MM-DDTHH:MM:SSZ;
+// "" where it is not one.
+std::string utc_instant(const std::string& iso);
 
 // Whole points per lab component, each a test: "02-brent-kung correctness".
 // A component's points are rounded to the nearest whole point (not to full

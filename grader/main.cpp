@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "catalog.hpp"
+#include "classroom50.hpp"
 #include "batch.hpp"
 #include "export.hpp"
 #include "files.hpp"
@@ -58,6 +59,10 @@ options:
   --lms-assignment NAME  with --roster: the LMS files' grade column, the assignment as the LMS
                    names it (Canvas: Lab 2 (40125), with its id; default: the lab graded,
                    02-brent-kung, or scan-labs for all); the grade is the percent graded
+  --submitted-at T the submission's instant (ISO 8601 with its offset: git log -1 --format=%cI):
+                   result.json's datetime, by which Classroom 50 marks it late (default: where
+                   SUBMISSION is a git checkout, its HEAD's committer date, else the grading
+                   time, with a warning); the grading time is graded_at. --batch: each entry's own
   --no-sandbox     run student code without bubblewrap even where it works
   --show-hidden    the instructor's copy: name each hidden dataset (kind, size, seed) and show its
                    failures in full; without it every output names one only "hidden dataset k of
@@ -125,6 +130,20 @@ unsigned usable_cores() {
 
 std::atomic<int> g_signal{0};
 
+// The committer date of HEAD, in UTC (classroom50.hpp's utc_instant), where
+// `folder` is a git checkout (its own .git, not one above it); "" otherwise.
+std::string git_commit_instant(const std::string& folder) {
+    std::error_code error;
+    if (!fs::exists(fs::path(folder) / ".git", error)) return "";
+    // safe.directory: a checkout another user owns (a runner's, a course
+    // share's) is still read.
+    const Outcome git = run_contained({"git", "-c", "safe.directory=*", "-C", folder, "log", "-1", "--format=%cI"}, "/", {},
+                                      Limits{30}, Sandbox{});
+    if (!git.ok()) return "";
+    std::string line = git.output.substr(0, git.output.find('\n'));
+    return utc_instant(line);
+}
+
 // --fail-under: whether any report scores under `percent` of its gradable
 // points (a line on stderr for each); never where percent < 0 (not given).
 bool under_threshold(const std::vector<Report>& reports, double percent) {
@@ -186,6 +205,7 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const BatchEntry& en
     Report r;
     try {
         r = grade(ctx, slot, sub);
+        r.submitted_at = git_commit_instant(entry.path.string());
     } catch (const std::exception& e) {  // the grader's trouble on this one: the batch goes on
         if (stopping()) return std::nullopt;
         r = ungradable(ctx, sub.name, "the grader's error", e.what());
@@ -209,7 +229,7 @@ int main(int argc, char** argv) {
     unsigned jobs = 0;  // 0: the default, from the GPUs
     double fail_under = -1;  // --fail-under, percent; < 0: none
     bool sandbox = true, colour = isatty(1), slurm = false, submit = true, cache = true;
-    std::string part, roster_path, lms_assignment;
+    std::string part, roster_path, lms_assignment, submitted_at;
     std::vector<std::string> lab_args, sbatch_args;
     std::optional<std::string> partition, account, time_limit;
     unsigned chunk = 0, cpus_per_task = 0;  // 0: the rubric's
@@ -255,6 +275,12 @@ int main(int argc, char** argv) {
         else if (arg == "--part" && value) part = argv[++i];
         else if (arg == "--roster" && value) roster_path = argv[++i];
         else if (arg == "--lms-assignment" && value) lms_assignment = argv[++i];
+        else if (arg == "--submitted-at" && value) {
+            submitted_at = utc_instant(argv[++i]);
+            if (submitted_at.empty())
+                return usage(std::string("--submitted-at takes an ISO 8601 instant with its offset "
+                                         "(2026-09-01T14:00:05+02:00, ...Z): ") + argv[i]);
+        }
         else if (arg == "--slurm") slurm = true;
         else if (arg == "--no-submit") submit = false;
         else if (arg == "--partition" && value) partition = argv[++i];
@@ -294,6 +320,7 @@ int main(int argc, char** argv) {
     if (!roster_path.empty() && (batch.empty() || !part.empty()))
         return usage("--roster goes with --batch FOLDER (a Slurm task's --part writes no gradebook)");
     if (!lms_assignment.empty() && roster_path.empty()) return usage("--lms-assignment goes with --roster FILE");
+    if (!submitted_at.empty() && !batch.empty()) return usage("--submitted-at goes with one SUBMISSION, not --batch");
     // Read before any grading: a malformed roster stops the batch at once, naming its line.
     std::optional<std::vector<RosterStudent>> roster;
     if (!roster_path.empty()) {
@@ -487,6 +514,10 @@ int main(int argc, char** argv) {
                          signal_name(g_signal).c_str());
             return 128 + g_signal;
         }
+        report.submitted_at = !submitted_at.empty() ? submitted_at : git_commit_instant(submission);
+        if (report.submitted_at.empty())
+            std::fprintf(stderr, "scan-grade: warning: the submission's instant is not known (--submitted-at, or a git "
+                                 "checkout): result.json's datetime is the grading time\n");
         write_all(report, out);
         std::fputs(terminal_table(report, colour).c_str(), stdout);
         if (const std::string times = phases_text(report); !times.empty()) std::printf("%s\n", times.c_str());

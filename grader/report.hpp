@@ -83,6 +83,9 @@ struct Phase {
 
 struct Report {
     std::string submission;  // the student's name: the submission's file or folder name
+    // The submission's instant, UTC YYYY-MM-DDTHH:MM:SSZ: --submitted-at, or
+    // the committer date of its git checkout's HEAD; "" unknown (classroom50.hpp).
+    std::string submitted_at;
     std::string backend;     // "emu" or "cuda"
     std::string device;      // the emulator, or the GPU's name
     bool sandboxed = false;

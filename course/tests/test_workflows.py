@@ -65,8 +65,8 @@ GPU_DIFFERENCES = [
     "name: grade -> grade on a GPU",
     "step left out: Install the kit's packages",
     "step left out: Allow the grader's sandbox",
-    "step Grade the submission: kit/scan-labs grade submission --backend emu --out results"
-    " -> kit/scan-labs grade submission --backend auto --out results",
+    "step Grade the submission: kit/scan-labs grade submission --backend emu --out results --submitted-at"
+    ' "$submitted_at" -> kit/scan-labs grade submission --backend auto --out results --submitted-at "$submitted_at"',
     "step Findings to code scanning: with.category: scan-grade-emu -> scan-grade-gpu",
 ]
 PERMISSIONS = {"contents": "write", "security-events": "write", "actions": "read"}
@@ -251,6 +251,13 @@ note("submission/labs/02-brent-kung/scan.cu: grader/tests/corpus/lab02-missing-b
 # What `gh student accept` commits into a Classroom 50 repository.
 with open(os.path.join(workspace, "submission", ".classroom50.yaml"), "w") as f:
     f.write("classroom: %s\nassignment: %s\n" % (CLASSROOM, ASSIGNMENT))
+# The pushed commit, as actions/checkout leaves it: its committer date, in
+# another zone, is the submission's instant (result.json's datetime).
+COMMITTED, COMMITTED_UTC = "2026-09-01T14:00:05+02:00", "2026-09-01T12:00:05Z"
+git_env = dict(os.environ, GIT_AUTHOR_NAME="jdoe", GIT_AUTHOR_EMAIL="jdoe@example.edu", GIT_COMMITTER_NAME="jdoe",
+               GIT_COMMITTER_EMAIL="jdoe@example.edu", GIT_AUTHOR_DATE=COMMITTED, GIT_COMMITTER_DATE=COMMITTED)
+for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "lab 02"]):
+    subprocess.run(["git", "-C", os.path.join(workspace, "submission")] + args, env=git_env, check=True)
 
 env = dict(os.environ)
 shim = os.path.join(work, "shim")
@@ -392,6 +399,10 @@ if expect(os.path.isfile(result), "results/result.json exists"):
            "repository's name, the submit/ tag, the commit and the release",
            {k: doc.get(k) for k in ("classroom", "assignment", "owner", "submission", "commit", "release")})
     expect(sorted({t.get("lab") for t in doc.get("tests", [])}) == LABS, "result.json holds every lab")
+    expect(doc.get("datetime") == COMMITTED_UTC and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc.get("graded_at", ""))
+           and doc.get("graded_at") != COMMITTED_UTC,
+           "result.json's datetime is the commit's committer date in UTC, graded_at the grading time",
+           {k: doc.get(k) for k in ("datetime", "graded_at")})
     calls = open(gh_log).read().split("--\n") if os.path.isfile(gh_log) else []
     create = [c.splitlines() for c in calls if c.startswith("release\ncreate\n")]
     expect(len(create) == 1 and create[0][2] == tag and "results/result.json" in create[0]

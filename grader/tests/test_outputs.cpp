@@ -39,7 +39,7 @@ TEST_CASE("golden files: each results format of the sample report, byte for byte
     // is reviewed as their diff. SCAN_GRADE_UPDATE_GOLDEN=1 writes them anew.
     Report r = sample();
     Classroom50Identity who{"scan-course", "scan-labs", "Doe, Jane", "individual", "submit/local",
-                            "local", "local", "local", "2026-11-27T00:00:00Z"};
+                            "local", "local", "local", "2026-11-27T00:00:00Z", "2026-11-28T09:30:00Z"};
     const std::pair<const char*, std::string> files[] = {
         {"results.json", gradescope_json(r)},    {"prairielearn.json", prairielearn_json(r)},
         {"junit.xml", junit_xml(r)},             {"summary.md", markdown_summary(r)},

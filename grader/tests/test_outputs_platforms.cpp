@@ -50,7 +50,7 @@ Classroom50Identity identity() {
     return {"cuda-fall", "scan-labs", "jdoe", "individual", "submit/2026-09-01T12-00-00Z-abc1234",
             "https://github.com/org/cuda-fall-scan-labs-jdoe/commit/abc1234",
             "https://github.com/org/cuda-fall-scan-labs-jdoe/releases/tag/submit%2F2026-09-01T12-00-00Z-abc1234",
-            "https://github.com/org/cuda-fall-scan-labs-jdoe/commit/abc1234", "2026-09-01T12:00:05Z"};
+            "https://github.com/org/cuda-fall-scan-labs-jdoe/commit/abc1234", "2026-09-01T12:00:05Z", "2026-09-03T08:00:00Z"};
 }
 
 bool whole(const json& v) { return v.is_number_integer() && v.get<long long>() >= 0; }
@@ -76,7 +76,7 @@ TEST_CASE("Classroom 50 result.json: the schema's fields, whole points that add 
     const json j = json::parse(classroom50_json(r, identity()));
     // schemas/result-v1.schema.json: these keys and no others at the top.
     const std::set<std::string> required{"schema", "classroom", "assignment", "assignment_type", "owner", "submission",
-                                         "commit", "release", "review", "datetime", "score", "max-score", "tests"};
+                                         "commit", "release", "review", "datetime", "graded_at", "score", "max-score", "tests"};
     std::set<std::string> keys;
     for (const auto& [key, value] : j.items()) keys.insert(key);
     CHECK(keys == required);
@@ -85,7 +85,8 @@ TEST_CASE("Classroom 50 result.json: the schema's fields, whole points that add 
         CHECK((j.at(key).is_string() && !j[key].get<std::string>().empty()));
     CHECK(j.at("owner") == "jdoe");
     CHECK(j.at("submission").get<std::string>().rfind("submit/", 0) == 0);
-    CHECK(j.at("datetime") == "2026-09-01T12:00:05Z");
+    CHECK(j.at("datetime") == "2026-09-01T12:00:05Z");  // the submission's
+    CHECK(j.at("graded_at") == "2026-09-03T08:00:00Z");
     REQUIRE(whole(j.at("score")));
     REQUIRE(whole(j.at("max-score")));
     REQUIRE(j.at("tests").size() == 12);  // 3 labs x 4 components
@@ -143,7 +144,13 @@ TEST_CASE("Classroom 50 identity: Classroom 50's environment variables, else 'lo
     CHECK(who.assignment_type == "individual");
     CHECK(who.submission == "submit/local");
     CHECK(who.review == "local");
-    CHECK(std::regex_match(who.datetime, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+    CHECK(std::regex_match(who.graded_at, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+    CHECK(who.datetime == who.graded_at);  // no submission instant known: the grading time
+    Report submitted = sample();
+    submitted.submitted_at = "2026-09-01T12:00:05Z";
+    const Classroom50Identity regraded = classroom50_identity(submitted);
+    CHECK(regraded.datetime == "2026-09-01T12:00:05Z");  // the same on every regrade
+    CHECK(regraded.graded_at != regraded.datetime);
     setenv("CLASSROOM", "cuda-fall", 1);
     setenv("OWNER", "jdoe", 1);
     setenv("SUBMISSION_TAG", "submit/x", 1);
@@ -154,6 +161,17 @@ TEST_CASE("Classroom 50 identity: Classroom 50's environment variables, else 'lo
     CHECK(who.submission == "submit/x");
     CHECK(who.review == "https://example/commit/1");  // no REVIEW_URL: the commit's
     for (const char* name : names) unsetenv(name);
+}
+
+TEST_CASE("utc_instant: git's %cI and other ISO 8601 instants, in UTC") {
+    CHECK(utc_instant("2026-09-01T14:00:05+02:00") == "2026-09-01T12:00:05Z");
+    CHECK(utc_instant("2026-09-01T12:00:05Z") == "2026-09-01T12:00:05Z");
+    CHECK(utc_instant("2026-08-31T20:30:05-0530") == "2026-09-01T02:00:05Z");  // over midnight
+    CHECK(utc_instant("2026-12-31T23:59:59.250-01:00") == "2027-01-01T00:59:59Z");
+    CHECK(utc_instant("2026-09-01T12:00:05").empty());  // no offset: which zone?
+    CHECK(utc_instant("2026-09-01 12:00:05Z").empty());
+    CHECK(utc_instant("2026-13-01T12:00:05Z").empty());
+    CHECK(utc_instant("yesterday").empty());
 }
 
 TEST_CASE("PrairieLearn images: each kernel's divergence map, as report.html draws it") {
