@@ -29,6 +29,10 @@ struct Verdict {
     // full once; none where the unit is withheld.
     std::vector<Finding> undefined;
     std::vector<Finding> findings;
+    // Wall-clock time of the emulator's run of it (both runs where it ran the
+    // blocks in reverse order too), as measured; 0 where none was measured:
+    // the GPU runs a plan's datasets in one process, which times no single run.
+    double seconds = 0;
 };
 
 // One function on one dataset, on every backend.

@@ -86,12 +86,15 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
             return;
         }
         Run r;
+        double seconds = 0;
         {
             Token token(ctx.cpu);
             const bool reversed = unit.input->size() <= kReversedMax;  // two runs, twice the time
+            const Clock::time_point start = Clock::now();
             r = slot.exec->emulate(*state.lab, unit.function, *unit.input,
                                    (reversed ? 2 : 1) * run_timeout(ctx, "emu", unit.input->size()),
                                    reversed ? Trace::reversed_too : Trace::none);
+            seconds = since(start);
         }
         if (r.ok && !r.seen.block_order.empty()) {
             std::lock_guard<std::mutex> lock(state.mutex);
@@ -99,6 +102,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         }
         state.emu_timeouts += r.timed_out;
         unit.on[b] = judge_run(unit, on, r);
+        unit.on[b].seconds = seconds;
     };
     // Where a GPU judges every dataset, a lab's datasets above its
     // emulator_with_gpu_max_n (rubric) run on the emulator only where a smaller

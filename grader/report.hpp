@@ -25,7 +25,11 @@ struct TestResult {
     Status status = Status::Failed;
     bool hidden = false;  // hidden datasets: shown only after grades are published
     std::string output;   // the feedback text: first wrong element, findings, reports
-    double seconds = 0;   // wall-clock time the test took
+    // Wall-clock time of the test's runs, as measured; 0 where not measured.
+    // grade() measures a correctness test's emulator runs alone (the sum of
+    // its datasets' runs, Verdict::seconds): the GPU runs a plan's datasets in
+    // one process, and the other components' runs serve every lab at once.
+    double seconds = 0;
 };
 
 struct Component {

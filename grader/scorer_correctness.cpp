@@ -54,6 +54,7 @@ void score_correctness(const Context& ctx, LabState& state) {
     std::set<std::string> shown;
     for (const auto& [cls, function] : groups) {
         std::size_t g_scored = 0, g_passed = 0;
+        double seconds = 0;  // its datasets' measured runs (Verdict::seconds)
         std::string text;
         bool hidden_group = false;
         for (auto& u : state.units)
@@ -61,6 +62,7 @@ void score_correctness(const Context& ctx, LabState& state) {
                 g_scored += u.scored;
                 g_passed += u.scored && u.passed;
                 hidden_group = u.hidden;
+                for (const Verdict& v : u.on) seconds += v.seconds;
                 u.feedback = u.passed ? "ok    " + u.what + "\n" : "";
                 for (std::size_t b = 0; b < u.on.size() && !u.passed; ++b)
                     if (static_cast<int>(b) != state.emu_off)
@@ -81,6 +83,7 @@ void score_correctness(const Context& ctx, LabState& state) {
                                  "correctness: " + cls + (lab.functions.size() > 1 ? ", " + function : ""),
                                  unit * static_cast<double>(g_passed), unit * static_cast<double>(g_scored), text);
         t.hidden = hidden_group;
+        t.seconds = seconds;
         out.tests.push_back(t);
     }
     out.components.push_back({"correctness", w.correctness * state.gate, w.correctness, true,

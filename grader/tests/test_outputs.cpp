@@ -153,8 +153,10 @@ TEST_CASE("PrairieLearn results") {
 TEST_CASE("JUnit XML") {
     const std::string x = junit_xml(sample());
     CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) == 0);
-    CHECK(contains(x, "<testsuites name=\"scan-labs: Doe, Jane\" tests=\"16\" failures=\"7\" skipped=\"3\""));
-    CHECK(contains(x, "<testsuite name=\"02-brent-kung\" tests=\"5\" failures=\"2\" skipped=\"1\""));
+    // Jenkins' junit-10.xsd: errors on both, skipped on a testsuite only; the
+    // whole grading's measured time on testsuites.
+    CHECK(contains(x, "<testsuites name=\"scan-labs: Doe, Jane\" tests=\"16\" failures=\"7\" errors=\"0\" time=\"12.500\">"));
+    CHECK(contains(x, "<testsuite name=\"02-brent-kung\" tests=\"5\" failures=\"2\" errors=\"0\" skipped=\"1\" time=\"1.250\">"));
     CHECK(count(x, "<testsuite ") == 3);
     CHECK(count(x, "<testcase ") == 16);
     CHECK(count(x, "<failure ") == 7);
@@ -166,6 +168,10 @@ TEST_CASE("JUnit XML") {
     Report r = sample();
     r.labs[0].tests[0].output = "a\xff\x02z";
     CHECK(contains(junit_xml(r), "<system-out>a\xef\xbf\xbdz</system-out>"));
+    // A test whose time was not measured has no time, not a made-up 0.000.
+    r.labs[0].tests[0].seconds = 0;
+    CHECK(contains(junit_xml(r), "name=\"01 correctness: public\"><system-out>"));
+    CHECK(!contains(junit_xml(r), "time=\"0.000\""));
 }
 
 TEST_CASE("Markdown summary") {
