@@ -12,27 +12,25 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "bounds.hpp"
 #include "catalog.hpp"
 #include "compare.hpp"
 #include "counters.hpp"
 #include "device.hpp"
 #include "generator.hpp"
 #include "gpu_lock.hpp"
-#include "bounds.hpp"
 #include "module.hpp"
 #include "observation.hpp"
 #include "report.hpp"
 #include "result_channel.hpp"
 #include "sampler.hpp"
 #include "serve.hpp"
-#include "score.hpp"
 #include "worker.hpp"
 
 namespace fs = std::filesystem;
@@ -151,7 +149,7 @@ std::vector<std::string> worker_args(const Options& o, const JobList& jobs) {
     return args;
 }
 
-// The device, as the reference's worker sees it; throws DeviceError when it has none usable.
+// The device, as the reference's worker sees it; throws NoDevice when it has none usable.
 DeviceInfo probe_through(Worker& trusted) {
     const std::string body = trusted.ask("probe").body;
     DeviceInfo dev;

@@ -9,6 +9,20 @@ namespace grader {
 
 namespace {
 
+// The component from its functions' parts (`total` of one per function),
+// scaled by correctness. Its note heads the test's output: the level, where
+// it was measured, and the likely cause where points were lost.
+Component divergence_component(const LabState& state, LabResult& out, double weight, double total, const std::string& where,
+                               const std::string& cause, const std::string& text) {
+    const auto functions = static_cast<double>(state.lab->functions.size());
+    const double score = weight * state.gate * total / functions;
+    std::string note = fixed(100 * total / functions, 0) + "% of the reference's level" + where;
+    if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
+    if (!cause.empty() && total < functions) note += "; " + cause;
+    out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
+    return {"divergence", score, weight, true, note};
+}
+
 // Where the emulator cannot run the lab: the GPU's counters, the share of
 // lanes active per warp instruction, against the reference's on the same
 // input, scored by the emulator's rule (score::divergence_part).
@@ -31,12 +45,7 @@ Component score_gpu_divergence(const Context& ctx, LabState& state, LabResult& o
                 " (lanes active per warp instruction, measured on the GPU by Nsight Compute: the emulator cannot run " +
                 simt::summarize("scan.cu", state.limits) + ")\n";
     }
-    const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
-    std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) +
-                       "% of the reference's level, on the GPU";
-    if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
-    out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
-    return {"divergence", score, weight, true, note};
+    return divergence_component(state, out, weight, total, ", on the GPU", "", text);
 }
 
 }  // namespace
@@ -110,12 +119,7 @@ Component score_divergence(const Context& ctx, LabState& state, LabResult& out) 
         for (std::size_t l = 0; l < mine.seen.divergence.size(); ++l)
             text += harness::report_beyond(mine.seen.divergence[l], l < ref_warps.size() ? ref_warps[l] : std::vector<unsigned>{}, 6);
     }
-    const double score = weight * state.gate * total / static_cast<double>(state.lab->functions.size());
-    std::string note = fixed(100 * total / static_cast<double>(state.lab->functions.size()), 0) + "% of the reference's level";
-    if (state.gate < 1) note += ", scaled by correctness " + fixed(state.gate * 100, 0) + "%";
-    if (!cause.empty() && total < static_cast<double>(state.lab->functions.size())) note += "; " + cause;
-    out.tests.push_back(make_test(state.lab->id, *state.lab, "divergence", "control divergence", score, weight, note + "\n" + text));
-    return {"divergence", score, weight, true, note};
+    return divergence_component(state, out, weight, total, "", cause, text);
 }
 
 }  // namespace grader
