@@ -1,5 +1,6 @@
 #include "counters.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -73,10 +74,19 @@ KernelCounters total_of(const Profile& p) {
 
 const char* const kLaneMetrics = "smsp__inst_executed.sum,smsp__thread_inst_executed_pred_on.sum";
 
-double lane_share(const Profile& profile) {
+Lanes lanes_of(const Profile& profile) {
     const KernelCounters t = total_of(profile);
-    const double warp = t.get(kWarpInst);
-    return profile.kernels.empty() || !(warp > 0) ? -1 : t.get(kThreadInst) / (32 * warp);
+    return {t.get(kWarpInst), t.get(kThreadInst)};
+}
+
+double lane_share(const Profile& profile) {
+    const Lanes l = lanes_of(profile);
+    return profile.kernels.empty() || !(l.warp > 0) ? -1 : l.thread / (32 * l.warp);
+}
+
+double share_at_work(const Lanes& mine, const Lanes& reference) {
+    const double idle = std::max(0.0, mine.idle());
+    return reference.thread > 0 ? reference.thread / (reference.thread + idle) : -1;
 }
 
 double KernelCounters::get(const std::string& metric) const {

@@ -30,12 +30,23 @@ struct Profile {
 // an ncu error or output without a CSV table becomes `problem`.
 Profile parse_ncu(const std::string& output);
 
+// Warp instructions executed and thread instructions executed with the
+// predicate on, summed over every launch of every kernel of a profile; the
+// lane slots they left idle (32 per warp instruction, less the busy ones).
+struct Lanes {
+    double warp = 0, thread = 0;
+    double idle() const { return 32 * warp - thread; }
+};
+Lanes lanes_of(const Profile& profile);
 // The share of lanes active per warp instruction over every kernel of the
-// profile (thread instructions executed with the predicate on, over 32 per
-// warp instruction): control divergence as the hardware counts it, the
-// GPU's match of the emulator's SIMT efficiency. -1 without a kernel.
+// profile: control divergence as the hardware counts it. -1 without a kernel.
 double lane_share(const Profile& profile);
-// The two metrics lane_share reads, comma-separated (ncu --metrics).
+// A build's share set at the reference's work: the reference's busy thread
+// instructions over those plus the build's idle lane slots. For the
+// reference it is lane_share; unlike lane_share, work every lane does (an
+// integer division per element) cannot raise it, only idle lanes lower it.
+double share_at_work(const Lanes& mine, const Lanes& reference);
+// The two metrics lanes_of reads, comma-separated (ncu --metrics).
 extern const char* const kLaneMetrics;
 
 // The report for one function on n elements: per kernel and in total, warp

@@ -67,12 +67,14 @@ struct TimingRun {
 };
 
 // Control divergence of one function measured on the GPU by Nsight Compute,
-// where the emulator cannot run its lab: the share of lanes active per warp
-// instruction (bench/counters.hpp, lane_share) of the submission's GPU build
-// and of the reference's, on the same input.
+// where the emulator cannot run its lab, on the same input for both builds:
+// the reference's share of lanes active per warp instruction, and the
+// submission's set at the reference's work (bench/counters.hpp,
+// share_at_work), with the lane slots each left idle.
 struct GpuDivergence {
     std::string problem;  // why there is no measure; empty when there is
     double mine = 0, reference = 0;
+    double idle_mine = 0, idle_reference = 0;
 };
 
 class Executor {

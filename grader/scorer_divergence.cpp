@@ -23,9 +23,15 @@ Component divergence_component(const LabState& state, LabResult& out, double wei
     return {"divergence", score, weight, true, note};
 }
 
-// Where the emulator cannot run the lab: the GPU's counters, the share of
-// lanes active per warp instruction, against the reference's on the same
-// input, scored by the emulator's rule (score::divergence_part).
+std::string lane_slots(double n) {
+    return n >= 1e6 ? fixed(n / 1e6, 2) + " million" : fixed(n, 0);
+}
+
+// Where the emulator cannot run the lab: the GPU's counters on the same
+// input, the reference's share of lanes active per warp instruction against
+// the submission's set at the reference's work (its idle lanes count, its
+// extra uniform work does not), scored by the emulator's rule
+// (score::divergence_part).
 Component score_gpu_divergence(const Context& ctx, LabState& state, LabResult& out, double weight) {
     const datasets::Spec spec = score::divergence_spec(ctx.rubric.divergence_n);
     const std::string on = datasets::describe(spec);
@@ -42,8 +48,9 @@ Component score_gpu_divergence(const Context& ctx, LabState& state, LabResult& o
         text += name + ": " +
                 score::divergence_line(d.mine, d.reference, on, ctx.rubric.divergence_full_within,
                                        ctx.rubric.divergence_zero_below) +
-                " (lanes active per warp instruction, measured on the GPU by Nsight Compute: the emulator cannot run " +
-                simt::summarize("scan.cu", state.limits) + ")\n";
+                " (lanes active per warp instruction, measured on the GPU by Nsight Compute: " + lane_slots(d.idle_mine) +
+                " lane slots left idle against the reference's " + lane_slots(d.idle_reference) +
+                "; the emulator cannot run " + simt::summarize("scan.cu", state.limits) + ")\n";
     }
     return divergence_component(state, out, weight, total, ", on the GPU", "", text);
 }

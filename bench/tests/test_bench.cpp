@@ -187,6 +187,19 @@ TEST_CASE("ncu's CSV from an H100: counters per kernel, against theory") {
     CHECK(lane_share(h) == doctest::Approx(0.7538678).epsilon(1e-6));
     CHECK(lane_share(ks) == doctest::Approx(81790976.0 / (32 * 2654208.0)));
     CHECK(lane_share(Profile{}) == -1);
+
+    // Set at the reference's work: the reference itself keeps its share; a
+    // build that adds a uniform integer division per element (full warps)
+    // keeps the reference's share, though its own lane_share rises; one
+    // that leaves more lanes idle falls below it.
+    const Lanes ref = lanes_of(h);
+    CHECK(share_at_work(ref, ref) == doctest::Approx(lane_share(h)));
+    const Lanes padded{ref.warp + 1e7, ref.thread + 32 * 1e7};
+    CHECK(padded.thread / (32 * padded.warp) > lane_share(h));
+    CHECK(share_at_work(padded, ref) == doctest::Approx(lane_share(h)));
+    const Lanes divergent{ref.warp + 1e6, ref.thread + 4 * 1e6};
+    CHECK(share_at_work(divergent, ref) < lane_share(h));
+    CHECK(share_at_work(divergent, Lanes{}) == -1);
 }
 
 TEST_CASE("ncu without counters: the reason, never a crash") {
