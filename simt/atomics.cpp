@@ -22,7 +22,7 @@ T rmw(T* address, Op op, const void* pc) {
     *address = now;
     if (std::memcmp(&old, &now, sizeof(T)) != 0) {
         ++simt::detail::g_progress;
-        simt::detail::release(address, true);
+        simt::detail::release(address, true, simt::detail::Releases::AfterFence, true, true);
     } else {
         unsigned long long bits = 0;
         std::memcpy(&bits, &old, sizeof(T));
@@ -133,7 +133,7 @@ unsigned long long simt::libcu_update(void* address, std::size_t size, LibcuUpda
     if (writes) std::memcpy(address, &now, size);
     if (writes && now != old) {
         ++simt::detail::g_progress;
-        simt::detail::release(address, true, how(order, scope));
+        simt::detail::release(address, true, how(order, scope), true, true);
     } else {
         simt::detail::poll(address, old, pc);
     }

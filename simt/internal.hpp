@@ -164,9 +164,12 @@ void device_fence();
 // read-modify-writes at device or system scope: a fence and the store in
 // one); or nothing (block or thread scope, which no other block synchronises
 // with). `publishes`: the word changed, so the block is put aside (a store of
-// the value already there releases without yielding).
+// the value already there releases without yielding). `rmw`: a
+// read-modify-write, which continues the word's release sequence; a store
+// starts a new one.
 enum class Releases { AfterFence, Everything, Nothing };
-void release(const void* addr, bool stored, Releases how = Releases::AfterFence, bool publishes = true);
+void release(const void* addr, bool stored, Releases how = Releases::AfterFence, bool publishes = true,
+             bool rmw = false);
 // An acquire (libcu++'s acquire, acq_rel and seq_cst loads and
 // read-modify-writes at device or system scope): what the last release of
 // the word at `addr` covered is the running block's now, as an atomic load

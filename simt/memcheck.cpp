@@ -114,18 +114,20 @@ std::string element_name(const SharedArray& a, std::size_t offset) {
 // thread of another block that then reads the word atomically (or volatile)
 // and fences has acquired them for its block: that block's plain accesses to
 // those words race with them no longer. The emulator runs one fiber at a
-// time, so the last release of a word is the one a later read sees.
+// time, so a later read sees the word's release sequence as it stands: the
+// last release by a store, and every release by a read-modify-write after it
+// (an RMW continues the sequence, as in C++'s and PTX's memory models: the
+// last of many blocks to take a ticket acquires every block's sums).
 
 namespace {
 
-struct Release {
-    std::uint32_t block = 0, clock = 0;  // clock 0: released without a fence, so nothing
-};
 struct PublishState {
     std::vector<std::uint32_t> clock;                              // per block serial, from 1
     std::unordered_map<std::uint64_t, std::uint32_t> fenced_at;    // (block, thread): what its last fence covers
-    std::unordered_map<std::uint64_t, std::vector<Release>> pending;  // (block, thread): read, not yet fenced
-    std::unordered_map<const void*, Release> released;             // a word's last release
+    // (reader block, thread) -> writer block -> clock: read, not yet fenced
+    std::unordered_map<std::uint64_t, std::unordered_map<std::uint32_t, std::uint32_t>> pending;
+    // a word's release sequence: writer block -> the highest clock it released (none at clock 0)
+    std::unordered_map<const void*, std::unordered_map<std::uint32_t, std::uint32_t>> released;
     std::unordered_map<std::uint64_t, std::uint32_t> acquired;     // (reader block, writer block): clock
 };
 // The running launch's; cleared when it ends. Until its first device fence
@@ -148,12 +150,15 @@ void acquire(const void* addr) {
     if (!g_fenced) return;  // every release so far has clock 0
     PublishState& s = g_publish;
     const auto it = s.released.find(addr);
+    if (it == s.released.end() || it->second.empty()) return;
     const std::uint32_t block = running_block();
-    if (it == s.released.end() || it->second.block == block || it->second.clock == 0) return;
-    std::vector<Release>& mine = s.pending[pair_key(block, current_thread())];
-    for (Release& r : mine)
-        if (r.block == it->second.block) return void(r.clock = std::max(r.clock, it->second.clock));
-    mine.push_back(it->second);
+    std::unordered_map<std::uint32_t, std::uint32_t>* mine = nullptr;
+    for (const auto& [writer, clock] : it->second)
+        if (writer != block) {
+            if (!mine) mine = &s.pending[pair_key(block, current_thread())];
+            std::uint32_t& have = (*mine)[writer];
+            have = std::max(have, clock);
+        }
 }
 
 // Whether the running block has acquired `writer`'s write made at `clock`.
@@ -674,15 +679,15 @@ void device_fence() {
     std::uint32_t& clock = block_clock(block);
     s.fenced_at[me] = ++clock;  // its release covers the writes made before: clocks below this
     if (const auto it = s.pending.find(me); it != s.pending.end()) {
-        for (const Release& r : it->second) {
-            std::uint32_t& have = s.acquired[pair_key(block, r.block)];
-            have = std::max(have, r.clock);
+        for (const auto& [writer, clock] : it->second) {
+            std::uint32_t& have = s.acquired[pair_key(block, writer)];
+            have = std::max(have, clock);
         }
         s.pending.erase(it);
     }
 }
 
-void release(const void* addr, bool stored, Releases how, bool publishes) {
+void release(const void* addr, bool stored, Releases how, bool publishes, bool rmw) {
     if (!in_kernel()) return;
     // Before the launch's first fence (or release) a release (clock 0) covers
     // nothing, and no earlier release of the word covers anything either.
@@ -700,7 +705,12 @@ void release(const void* addr, bool stored, Releases how, bool publishes) {
             const auto fenced = s.fenced_at.find(pair_key(block, current_thread()));
             clock = fenced == s.fenced_at.end() ? 0u : fenced->second;
         }
-        s.released[addr] = {block, clock};
+        auto& sequence = s.released[addr];
+        if (!rmw) sequence.clear();  // a store heads a new release sequence
+        if (clock != 0) {
+            std::uint32_t& have = sequence[block];
+            have = std::max(have, clock);
+        }
     }
     if (!publishes || shared_array_at(static_cast<const unsigned char*>(addr))) return;  // no other block sees it
     if (stored) on_publish();
@@ -711,10 +721,13 @@ void acquire_now(const void* addr) {
     if (!in_kernel() || !g_fenced) return;  // every release so far has clock 0
     PublishState& s = g_publish;
     const auto it = s.released.find(addr);
+    if (it == s.released.end()) return;
     const std::uint32_t block = running_block();
-    if (it == s.released.end() || it->second.block == block || it->second.clock == 0) return;
-    std::uint32_t& have = s.acquired[pair_key(block, it->second.block)];
-    have = std::max(have, it->second.clock);
+    for (const auto& [writer, clock] : it->second)
+        if (writer != block) {
+            std::uint32_t& have = s.acquired[pair_key(block, writer)];
+            have = std::max(have, clock);
+        }
 }
 
 WordsTouched words_touched(const unsigned char* base) {

@@ -35,7 +35,8 @@ T atomic_rmw(volatile T* a, int mo, const void* pc, Op op, bool store = false) {
     *a = op(old);
     if (old != *a) {
         ++simt::detail::g_progress;
-        if (simt::detail::in_kernel()) simt::detail::release(const_cast<T*>(a), true);
+        if (simt::detail::in_kernel())
+            simt::detail::release(const_cast<T*>(a), true, simt::detail::Releases::AfterFence, true, !store);
     }
     if (acquires(mo)) simt::threadfence();
     return old;

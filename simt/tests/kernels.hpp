@@ -34,6 +34,8 @@ cudaError_t launch_wait_first(int* d_flags, int* d_out, unsigned blocks, bool en
 cudaError_t launch_publish_chain(float* d_data, int* d_flags, float* d_out, unsigned blocks, int fences);
 cudaError_t launch_two_publications(int* d_flags, int* d_seen_between, unsigned blocks);
 cudaError_t launch_publish_chain_volatile(float* d_data, int* d_flags, float* d_out, unsigned blocks);
+cudaError_t launch_last_block_total(const float* d_in, float* d_sums, unsigned* d_ticket, float* d_total, unsigned blocks,
+                                    bool fenced);
 cudaError_t launch_cxx_fence(int* d_words);  // w[1] = 45, a C++ fence, then atomicExch(&w[0], 1)
 // memory_kernels.cu:
 cudaError_t launch_at(float* d_data, float* d_out, long long index, unsigned which);

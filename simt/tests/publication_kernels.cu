@@ -90,3 +90,27 @@ cudaError_t launch_cxx_fence(int* d_words) {
     cxx_fence<<<1, 64>>>(d_words);
     return cudaGetLastError();
 }
+
+// Each block stores its sum, fences and takes a ticket; the last to take one
+// fences and totals the sums (the Programming Guide's __threadfence()
+// example). Every atomicAdd continues the ticket's release sequence, so the
+// last block acquires every block's sum, not only the sum of the block that
+// took the ticket before it. Without the first fence (`fenced` false) the
+// tickets release nothing, and the last block's reads race.
+__global__ void last_block_total(const float* in, float* sums, unsigned* ticket, float* total, bool fenced) {
+    if (threadIdx.x != 0) return;
+    sums[blockIdx.x] = in[blockIdx.x];
+    if (fenced) __threadfence();
+    const unsigned mine = atomicAdd(ticket, 1u);
+    if (mine != gridDim.x - 1) return;
+    __threadfence();
+    float t = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b) t += sums[b];  // line 108
+    *total = t;
+}
+
+cudaError_t launch_last_block_total(const float* d_in, float* d_sums, unsigned* d_ticket, float* d_total, unsigned blocks,
+                                    bool fenced) {
+    last_block_total<<<blocks, 32>>>(d_in, d_sums, d_ticket, d_total, fenced);
+    return cudaGetLastError();
+}

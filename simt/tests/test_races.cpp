@@ -221,6 +221,36 @@ TEST_CASE("a plain load of data another block published: no race with a fence on
     }
 }
 
+TEST_CASE("a ticket's read-modify-writes continue its release sequence: the last block acquires every block's") {
+    const unsigned blocks = 8;
+    std::vector<float> input(blocks);
+    for (unsigned b = 0; b < blocks; ++b) input[b] = float(b + 1);
+    DeviceArray<float> in(blocks), sums(blocks), total(1);
+    DeviceArray<unsigned> ticket(1);
+    REQUIRE(cudaMemcpy(in.ptr, input.data(), blocks * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    for (const bool fenced : {true, false}) {
+        CAPTURE(fenced);
+        for (const char* order : {"default", "reverse"}) {
+            CAPTURE(order);
+            REQUIRE(cudaMemset(ticket.ptr, 0, sizeof(unsigned)) == cudaSuccess);
+            simt::take_findings();
+            REQUIRE(simt::set_block_order(order));
+            REQUIRE(launch_last_block_total(in.ptr, sums.ptr, ticket.ptr, total.ptr, blocks, fenced) == cudaSuccess);
+            REQUIRE(simt::set_block_order("default"));
+            CHECK(download(total.ptr, 1)[0] == 36.0f);
+            const auto f = simt::take_findings();
+            if (fenced) {
+                CHECK(f.empty());
+                continue;
+            }
+            REQUIRE(f.size() == 1);
+            const std::string text = simt::format(f[0]);
+            CHECK(text.rfind("data race on global memory in kernel last_block_total: ", 0) == 0);
+            CHECK(text.find("read by thread 0 at publication_kernels.cu:108") != std::string::npos);
+        }
+    }
+}
+
 TEST_CASE("a block that publishes is put aside: other blocks see it between two publications") {
     // Run to their ends one at a time, blocks would only ever see 0 or 2.
     for (const char* order : {"default", "reverse", "7"}) {
