@@ -34,14 +34,14 @@ const char* colour_of(Mark mark) {
 
 }  // namespace
 
-std::string terminal_table(const Report& r, bool colour) {
-    const auto rows = score_rows(r);
+std::string aligned_table(const std::vector<std::vector<ScoreCell>>& rows, bool colour) {
     std::vector<std::size_t> width(rows[0].size());
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].text.size());
     std::size_t line = 0;
     for (std::size_t w : width) line += w + 2;
-    std::string out = r.submission + " (" + environment(r) + ")\n\n";
+    const bool total = rows.size() > 2 && rows.back()[0].text == "TOTAL";
+    std::string out;
     for (std::size_t k = 0; k < rows.size(); ++k) {
         for (std::size_t i = 0; i < rows[k].size(); ++i) {
             const ScoreCell& cell = rows[k][i];
@@ -50,8 +50,13 @@ std::string terminal_table(const Report& r, bool colour) {
             out += i == 0 ? text + pad : "  " + pad + text;  // labs left-aligned, points right
         }
         out += "\n";
-        if (k == 0 || k + 2 == rows.size()) out += std::string(line - 2, '-') + "\n";
+        if (k == 0 || (total && k + 2 == rows.size())) out += std::string(line - 2, '-') + "\n";
     }
+    return out;
+}
+
+std::string terminal_table(const Report& r, bool colour) {
+    std::string out = r.submission + " (" + environment(r) + ")\n\n" + aligned_table(score_rows(r), colour);
     const auto notes = all_notes(r);
     if (!notes.empty()) out += "\n";
     for (const std::string& note : notes) out += note + "\n";

@@ -65,11 +65,6 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view s, std::size_t i) 
     return {cp, len};
 }
 
-ScoreCell score_cell(double score, double max, bool gradable) {
-    if (!gradable) return {"n/a", Mark::None};
-    return {fraction(score, max), score >= max ? Mark::Full : score <= 0 ? Mark::Zero : Mark::Partial};
-}
-
 }  // namespace
 
 // The first `max_lines` lines, and how many more there were.
@@ -158,6 +153,11 @@ std::string xml_escape(std::string_view s) {
         }
     }
     return out;
+}
+
+ScoreCell score_cell(double score, double max, bool gradable) {
+    if (!gradable) return {"n/a", Mark::None};
+    return {fraction(score, max), score >= max ? Mark::Full : score <= 0 ? Mark::Zero : Mark::Partial};
 }
 
 std::vector<std::vector<ScoreCell>> score_rows(const Report& r) {

@@ -51,6 +51,10 @@ struct ScoreCell {
     Mark mark;
 };
 std::vector<std::vector<ScoreCell>> score_rows(const Report& report);
+ScoreCell score_cell(double score, double max, bool gradable);  // "12.5/20", marked; "n/a" where not gradable
+// Rows in aligned columns (the first left-aligned, the others right), a rule
+// under the header and, where the last row is TOTAL, above it; colour as terminal_table's.
+std::string aligned_table(const std::vector<std::vector<ScoreCell>>& rows, bool colour);
 
 // "graded in 41.5 s: build emu 8.1 s, ..., timing 12 s" (the phases overlap);
 // "" when the report has no times (a submission that could not be read).
