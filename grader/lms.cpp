@@ -20,7 +20,11 @@
 // the grade, so both are given. A row whose user is not found stops the
 // whole import (grade/import/csv/classes/load_data.php,
 // prepare_import_grade_data), which is why a submission outside the roster
-// is never written there and every roster line needs an lms_id.
+// is never written there and every roster line needs an lms_id. Its CSV
+// reader is PHP's fgetcsv (lib/csvlib.class.php), whose escape character,
+// the backslash, keeps a quote after it from closing a field: a note ending
+// in a backslash took the rest of the file into one field, and Moodle
+// refused the import (course/tests/moodle_import.py replicates it).
 #include "lms.hpp"
 
 #include <map>
@@ -74,10 +78,22 @@ std::string canvas_csv(const ClassList& list, const std::string& assignment) {
     return out;
 }
 
+namespace {
+
+// A field as PHP's fgetcsv reads it back: a space after each backslash
+// that a quote, or the field's end (its closing quote), would follow.
+std::string php_field(std::string s) {
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '\\' && (i + 1 == s.size() || s[i + 1] == '"')) s.insert(++i, " ");
+    return s;
+}
+
+}  // namespace
+
 std::string moodle_csv(const ClassList& list, const std::string& assignment) {
-    std::string out = csv_row({"Username", "Full name", assignment, assignment + " (feedback)"});
+    std::string out = csv_row({"Username", "Full name", php_field(assignment), php_field(assignment + " (feedback)")});
     for (const LmsRow& row : list.rows)
-        out += csv_row({row.student.lms_id, row.student.name, row.grade, row.feedback});
+        out += csv_row({php_field(row.student.lms_id), php_field(row.student.name), row.grade, php_field(row.feedback)});
     return out;
 }
 

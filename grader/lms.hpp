@@ -45,7 +45,9 @@ std::string lms_assignment(const std::vector<Report>& reports);
 std::string canvas_csv(const ClassList& list, const std::string& assignment);
 
 // Moodle's CSV grade import: Username, Full name, the grade item and its
-// feedback ("ASSIGNMENT (feedback)"), which the import maps by hand.
+// feedback ("ASSIGNMENT (feedback)"), which the import maps by hand. A
+// backslash before a quote or at a field's end gets a space after it, since
+// PHP's CSV reader would take it as an escape.
 std::string moodle_csv(const ClassList& list, const std::string& assignment);
 
 }  // namespace grader

@@ -167,7 +167,15 @@ TEST_CASE("Canvas and Moodle files: the documented columns, a row per roster stu
                            "ignored (only each lab's scan.cu and the headers it includes are graded): notes, draft.txt"});
     CHECK(moodle[3] == std::vector<std::string>{"cchen", "Chen, Carol", "0", "no submission"});
     for (const auto& file : {canvas_csv(list, "x"), moodle_csv(list, "x")})
-        CHECK(file.find("zed") == std::string::npos);  // Moodle would stop the whole import at an unknown user
+        CHECK(file.find("zed") == std::string::npos);
+    // PHP's escape: no backslash right before a quote, where Moodle's reader would not close the field.
+    ClassList escaped = list;
+    escaped.rows[0].feedback = "ignored: notes, dir\\";
+    escaped.rows[1].feedback = "say \\\"hi\\\"";
+    const std::string text = moodle_csv(escaped, "x");
+    CHECK(text.find("\\\"") == std::string::npos);
+    CHECK(rows(text)[1][3] == "ignored: notes, dir\\ ");
+    CHECK(rows(text)[2][3] == "say \\ \"hi\\ \"");  // Moodle would stop the whole import at an unknown user
 
     // Matched in any case of the name, as the batch's names are.
     Report upper = sample("CAROL");
