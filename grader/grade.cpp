@@ -160,7 +160,7 @@ std::string hidden_summary(const Context& ctx) {
     }
     return text + (ctx.rubric.hidden_seed_from_secret ? " drawn from SCAN_GRADE_SECRET" : "") +
            (ctx.show_hidden ? ", shown in full (--show-hidden: the instructor's copy)"
-                            : ", named by number until grades are published");
+                            : std::string(kHiddenNamedLater));
 }
 
 }  // namespace

@@ -50,9 +50,35 @@ std::vector<Picture> divergence_pictures(const Report& r) {
     return mine;
 }
 
+// PrairieLearn shows every field at once, with no "after grades are
+// published" (docs/externalGrading.md): a lab's hidden datasets give their
+// points and no detail, and the header says so in place of kHiddenNamedLater.
+constexpr const char* kHiddenOutput = "Hidden datasets: their points count in the score; which of them failed is not shown.";
+
+Report without_later_naming(Report r) {
+    const std::size_t at = r.hidden.rfind(kHiddenNamedLater);
+    if (at != std::string::npos && at + kHiddenNamedLater.size() == r.hidden.size())
+        r.hidden = r.hidden.substr(0, at) + ", counted in the score without detail";
+    return r;
+}
+
+// Why PrairieLearn should mark the submission "not gradable" (no points, no
+// attempt used: docs/externalGrading.md, "if the input was missing"): no lab
+// was submitted, or none could be graded here; empty when it is gradable.
+json format_errors(const Report& r) {
+    json errors = json::array();
+    bool any = false;
+    for (const LabResult& lab : r.labs) {
+        any = any || (lab.submitted && lab.gradable());
+        if (!lab.submitted || !lab.gradable()) errors.push_back(lab.lab + ": " + lab.note);
+    }
+    return any || r.labs.empty() ? json::array() : errors;
+}
+
 }  // namespace
 
-std::string prairielearn_json(const Report& r) {
+std::string prairielearn_json(const Report& original) {
+    const Report r = without_later_naming(original);
     json tests = json::array();
     std::vector<std::size_t> divergence_test(r.labs.size(), SIZE_MAX);  // each lab's first divergence test
     for (std::size_t i = 0; i < r.labs.size(); ++i)
@@ -62,7 +88,7 @@ std::string prairielearn_json(const Report& r) {
                              {"description", t.lab + " " + t.component + (t.hidden ? " (hidden dataset)" : "")},
                              {"points", graded(t) ? t.score : 0.0},
                              {"max_points", graded(t) ? t.max_score : 0.0},
-                             {"output", immediate_output(t)},
+                             {"output", t.hidden ? kHiddenOutput : test_output(t)},
                              {"message", status_name(t.status)}});
         }
     const double max = r.max_score();
@@ -71,6 +97,7 @@ std::string prairielearn_json(const Report& r) {
                 {"message", "Total " + total_text(r)},
                 {"output", terminal_table(r, false)},
                 {"tests", tests}};
+    if (const json errors = format_errors(r); !errors.empty()) doc["gradable"] = false, doc["format_errors"] = errors;
     // The maps go with each lab's divergence test (the result's own images
     // where a lab has none), the colour scale with the result; those that
     // would take the file past the limit are left out, and the file says so.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "limits.hpp"
@@ -85,6 +86,10 @@ struct Phase {
     double seconds = 0;
 };
 
+// How Report::hidden ends where the hidden datasets are named by number once
+// grades are published (not --show-hidden), for a format without that step to replace.
+inline constexpr std::string_view kHiddenNamedLater = ", named by number until grades are published";
+
 struct Report {
     std::string submission;  // the student's name: the submission's file or folder name
     // The submission's instant, UTC YYYY-MM-DDTHH:MM:SSZ: --submitted-at, or
@@ -108,7 +113,7 @@ struct Report {
     std::vector<std::string> cached;  // the labs taken from the result cache (result_cache.hpp)
     double seconds = 0;         // the whole grading, end to end
     // How many hidden datasets each lab ran, and how they are named: "3
-    // hidden datasets a lab, named by number until grades are published".
+    // hidden datasets a lab" and kHiddenNamedLater.
     std::string hidden;
     double score() const;
     double max_score() const;

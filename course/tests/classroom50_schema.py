@@ -119,12 +119,7 @@ GOOD = {"schema": "classroom50/result/v1", "classroom": "cuda-fall", "assignment
 def broken_examples():
     """(what is wrong, JSON text) pairs the checker must refuse."""
     def changed(top=None, test=None, drop=()):
-        doc = json.loads(json.dumps(GOOD))
-        doc.update(top or {})
-        doc["tests"][1].update(test or {})
-        for key in drop:
-            doc.pop(key)
-        return json.dumps(doc)
+        return schema_cli.changed(GOOD, top, test, drop, test_index=1)
     return [
         ("not JSON", "{\"score\": 1,"),
         ("not an object", "[]"),

@@ -254,12 +254,7 @@ SHOWN_TABLE = dict(GOOD, output="```\nlab  points\n01    1/1\n```\n", output_for
 def broken_examples():
     """(what is wrong, JSON text) pairs the checker must refuse."""
     def changed(top=None, test=None, drop=()):
-        doc = json.loads(json.dumps(GOOD))
-        doc.update(top or {})
-        doc["tests"][0].update(test or {})
-        for key in drop:
-            doc.pop(key)
-        return json.dumps(doc)
+        return schema_cli.changed(GOOD, top, test, drop)
     return [
         ("not JSON", "{\"score\": 1,"),
         ("not an object", "[]"),

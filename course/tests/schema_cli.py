@@ -6,6 +6,20 @@ import json
 import sys
 
 
+def changed(good, top=None, test=None, drop=(), test_index=0, drop_test=()):
+    """A broken example: `good` (a result) as JSON text, `test` merged into
+    its tests[test_index] and `drop_test` taken from that test, then `top`
+    merged in and `drop` taken out at the top."""
+    doc = json.loads(json.dumps(good))
+    doc["tests"][test_index].update(test or {})
+    for key in drop_test:
+        doc["tests"][test_index].pop(key)
+    doc.update(top or {})
+    for key in drop:
+        doc.pop(key)
+    return json.dumps(doc)
+
+
 def self_test(check_text, valid, broken):
     """valid: [(what, text)] that must pass; broken: [(what, text)] that must be refused."""
     failures = 0

@@ -167,6 +167,45 @@ TEST_CASE("PrairieLearn results") {
     CHECK(json::parse(prairielearn_json(Report{})).at("score") == 0);
 }
 
+// PrairieLearn shows a result's every field at once and has no "after grades
+// are published" (docs/externalGrading.md, "Grading results"): a hidden test
+// gives its points and nothing more, and promises no later detail.
+TEST_CASE("PrairieLearn results: hidden datasets as points alone") {
+    Report r = sample();
+    r.hidden = "1 hidden dataset a lab" + std::string(kHiddenNamedLater);
+    const json j = json::parse(prairielearn_json(r));
+    CHECK(!contains(j.dump(), "published"));
+    CHECK(contains(j.at("output"), "1 hidden dataset a lab, counted in the score without detail"));
+    int hidden = 0;
+    for (const json& t : j["tests"])
+        if (contains(t.at("description"), "hidden")) {
+            ++hidden;
+            CHECK(t.at("output") == "Hidden datasets: their points count in the score; which of them failed is not shown.");
+            CHECK(!contains(t.dump(), kNasty));
+        }
+    CHECK(hidden == 3);
+}
+
+// PrairieLearn's "not gradable" (no points, no attempt used; the docs: "if
+// the input was missing"): an upload with no lab's file, or only labs the
+// emulator cannot grade; format_errors says why.
+TEST_CASE("PrairieLearn results: nothing submitted or nothing gradable is not gradable") {
+    Report r = sample();
+    r.labs.resize(1);
+    r.labs[0].submitted = false;
+    r.labs[0].note = "not submitted: no labs/01-kogge-stone/scan.cu";
+    json j = json::parse(prairielearn_json(r));
+    CHECK(j.at("gradable") == false);
+    CHECK(j.at("format_errors") == json::array({"01-kogge-stone: not submitted: no labs/01-kogge-stone/scan.cu"}));
+    r.labs[0].submitted = true;
+    r.labs[0].note = "needs a GPU to grade";
+    for (Component& c : r.labs[0].components) c.gradable = false;
+    j = json::parse(prairielearn_json(r));
+    CHECK(j.at("gradable") == false);
+    CHECK(j.at("format_errors") == json::array({"01-kogge-stone: needs a GPU to grade"}));
+    CHECK(json::parse(prairielearn_json(sample())).at("gradable") == true);
+}
+
 TEST_CASE("JUnit XML") {
     const std::string x = junit_xml(sample());
     CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0) == 0);
