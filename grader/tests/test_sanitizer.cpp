@@ -105,11 +105,12 @@ TEST_CASE("a clean run and the summaries give no findings") {
 }
 
 TEST_CASE("each tool's finding as an editor's line: the students' VS Code matcher takes them to it") {
-    // The matcher the student repository ships (course/student/vscode-tasks.json, from the kit's top);
-    // its regexp is JavaScript's, which std::regex's ECMAScript grammar reads alike.
+    // The matcher the student repository ships (course/student/vscode-tasks.json, from the kit's top),
+    // its first: findings at a line; its regexp is JavaScript's, which std::regex's ECMAScript grammar
+    // reads alike (course/tests/test_problem_matcher.py replays VS Code's own matching on all four).
     std::ifstream in(std::string(FIXTURES) + "/../../../course/student/vscode-tasks.json");
     REQUIRE(in.good());
-    const nlohmann::json pattern = nlohmann::json::parse(in).at("tasks").at(0).at("problemMatcher").at("pattern");
+    const nlohmann::json pattern = nlohmann::json::parse(in).at("tasks").at(0).at("problemMatcher").at(0).at("pattern");
     const std::regex matcher(pattern.at("regexp").get<std::string>(), std::regex::ECMAScript);
     const auto group = [&](const std::smatch& m, const char* name) { return m.str(pattern.at(name).get<std::size_t>()); };
     struct Canned {
