@@ -82,6 +82,8 @@ std::size_t free_bytes() {
     return free;
 }
 
+int synchronize() { return static_cast<int>(cudaDeviceSynchronize()); }
+
 Buffers::Buffers(const std::vector<float>& input, std::size_t n, unsigned outputs, float fill, std::size_t l2_bytes)
     : n_(n), length_(input.size()), flush_bytes_(2 * l2_bytes) {
     const std::size_t bytes = length_ * sizeof(float);
@@ -191,6 +193,77 @@ std::vector<float> Buffers::download_out(unsigned k) const {
     std::vector<float> v(length_);
     check(cudaMemcpy(v.data(), outs_.at(k), length_ * sizeof(float), cudaMemcpyDeviceToHost), "downloading an output");
     return v;
+}
+
+std::size_t DeviceOnlyRun::bytes_for(std::size_t n) { return 2 * n * sizeof(float) + (256u << 20); }
+
+DeviceOnlyRun::DeviceOnlyRun(std::size_t n, std::uint64_t seed) {
+    check(cudaMalloc(&in_, n * sizeof(float)), "cudaMalloc of the input");
+    check(cudaMalloc(&out_, n * sizeof(float)), "cudaMalloc of the output");
+    fresh_input_kernel<<<kBlocks, kThreads>>>(in_, n, seed);
+    check(cudaGetLastError(), "generating the input");
+    check(cudaMemset(out_, 0xff, n * sizeof(float)), "poisoning the output");  // a NaN, never equal
+    check(cudaDeviceSynchronize(), "generating the input");
+}
+
+DeviceOnlyRun::~DeviceOnlyRun() {
+    cudaFree(in_);
+    cudaFree(out_);
+}
+
+namespace {
+
+std::string hex(const cudaIpcMemHandle_t& h) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    for (char c : h.reserved) {
+        const auto b = static_cast<unsigned char>(c);
+        out += digits[b >> 4];
+        out += digits[b & 15];
+    }
+    return out;
+}
+
+cudaIpcMemHandle_t unhex(const std::string& text) {
+    cudaIpcMemHandle_t h{};
+    if (text.size() != 2 * sizeof h.reserved) throw DeviceError("an IPC handle of the wrong length");
+    for (std::size_t i = 0; i < sizeof h.reserved; ++i)
+        h.reserved[i] = static_cast<char>(std::stoi(text.substr(2 * i, 2), nullptr, 16));
+    return h;
+}
+
+}  // namespace
+
+std::string DeviceOnlyRun::handles() const {
+    cudaIpcMemHandle_t a, b;
+    check(cudaIpcGetMemHandle(&a, in_), "cudaIpcGetMemHandle of the input");
+    check(cudaIpcGetMemHandle(&b, out_), "cudaIpcGetMemHandle of the output");
+    return hex(a) + " " + hex(b);
+}
+
+OutputCheck verify_device_only(const std::string& handles, std::size_t n, std::uint64_t seed, bool exclusive,
+                               std::size_t section) {
+    const std::size_t space = handles.find(' ');
+    if (space == std::string::npos) throw DeviceError("two IPC handles expected");
+    void* in = nullptr;
+    void* out = nullptr;
+    check(cudaIpcOpenMemHandle(&in, unhex(handles.substr(0, space)), cudaIpcMemLazyEnablePeerAccess),
+          "opening the input's IPC handle");
+    check(cudaIpcOpenMemHandle(&out, unhex(handles.substr(space + 1)), cudaIpcMemLazyEnablePeerAccess),
+          "opening the output's IPC handle");
+    OutputCheck found;
+    found.first = ~std::uint64_t{0};
+    OutputCheck* counters = nullptr;
+    check(cudaMalloc(&counters, sizeof found), "cudaMalloc of the output check's counters");
+    check(cudaMemcpy(counters, &found, sizeof found, cudaMemcpyHostToDevice), "resetting the output check");
+    check_kernel<<<kBlocks, kThreads>>>(static_cast<const float*>(in), static_cast<const float*>(out), n, seed, exclusive,
+                                        section, counters);
+    check(cudaGetLastError(), "checking the output");
+    check(cudaMemcpy(&found, counters, sizeof found, cudaMemcpyDeviceToHost), "checking the output");
+    cudaFree(counters);
+    cudaIpcCloseMemHandle(in);
+    cudaIpcCloseMemHandle(out);
+    return found;
 }
 
 }  // namespace bench

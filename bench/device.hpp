@@ -35,6 +35,7 @@ struct DeviceInfo {
 DeviceInfo probe();
 std::string error_text(int code);  // a cudaError_t's name and description
 std::size_t free_bytes();  // device memory free now
+int synchronize();         // cudaDeviceSynchronize()'s cudaError_t
 
 class Buffers {
 public:
@@ -88,5 +89,34 @@ private:
     void* stop_ = nullptr;
     unsigned flushes_ = 0;
 };
+
+// A run too large for the host to hold its input and output (above 2^31
+// elements: 8 GiB each), made and checked on the device alone. The
+// submission's worker holds the buffers, makes seed's input (as
+// Buffers::fresh_input), poisons the output and runs the function; another
+// process, which never ran the submission's code, opens them through CUDA's
+// IPC handles and checks the output (as Buffers::verify).
+class DeviceOnlyRun {
+public:
+    // Throws DeviceError where an allocation or the input's making fails.
+    DeviceOnlyRun(std::size_t n, std::uint64_t seed);
+    ~DeviceOnlyRun();
+    DeviceOnlyRun(const DeviceOnlyRun&) = delete;
+    DeviceOnlyRun& operator=(const DeviceOnlyRun&) = delete;
+    const float* in() const { return in_; }
+    float* out() const { return out_; }
+    // The input's and the output's IPC handles, in hex, space-separated.
+    std::string handles() const;
+    // The device memory it needs for n elements.
+    static std::size_t bytes_for(std::size_t n);
+
+private:
+    float* in_ = nullptr;
+    float* out_ = nullptr;
+};
+// In another process: the check of a DeviceOnlyRun's output, opened from
+// its handles.
+OutputCheck verify_device_only(const std::string& handles, std::size_t n, std::uint64_t seed, bool exclusive,
+                               std::size_t section);
 
 }  // namespace bench

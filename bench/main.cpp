@@ -73,9 +73,14 @@ prints a table; --counters reads hardware counters through ncu.
                     outputs go there first as frame K, then a frame once the GPU is held alone,
                     then line K's timing (its JSON document) as frame K; no table, no file. The
                     process ends at once after the last frame. The first error ends the process
-  --result-fd N     with --plan: the grader's result channel (labs/common/result_channel.hpp)
-  --gpu-lock PREFIX with --plan: the GPU's lock files PREFIX.lock and PREFIX.turn (flock), held
-                    shared from the start and alone from the first timing on
+  --device-only N   with one --lab, --function, --module and --result-fd: N elements (up to
+                    2^32 - 1) made, scanned by the module and checked on the device alone, above
+                    what the host holds; one frame of JSON: wrong outputs, or why it did not run
+  --result-fd N     with --plan or --device-only: the grader's result channel
+                    (labs/common/result_channel.hpp)
+  --gpu-lock PREFIX with --plan or --device-only: the GPU's lock files PREFIX.lock and PREFIX.turn
+                    (flock), held shared from the start and alone from the first timing on
+                    (--device-only: alone throughout)
   --observe FILE    write the module's outputs on the first size (the grader judges them)
   --grading         as the grader times: every call of the module and of --against on a fresh input
                     made on the device, and its whole output checked; a wrong output or a time
@@ -130,6 +135,7 @@ struct Options {
     std::size_t counters_size = std::size_t{1} << 26;
     std::uint64_t seed = 4444;  // walk4: never all zeros, and every sum exact
     std::optional<std::size_t> once;  // internal: run each function once on n elements (under ncu)
+    std::optional<std::size_t> device_only;  // internal: one run made and checked on the device alone
     StopRule rule;
 };
 
@@ -432,6 +438,46 @@ int run_plan(const Options& o, const std::vector<PlanJob>& plan, gpu_lock::Hold&
     return 0;
 }
 
+// One function on n elements made, run and checked on the device alone,
+// above what the host holds (grading's datasets above 2^31 elements): the
+// submission's worker runs it (DeviceOnlyRun); the other worker, which never
+// ran the submission's code, checks the output while the first is stopped;
+// then the first and all it left are killed. One frame of the result
+// channel: {"n", "wrong", "first", "input_changed"}, or {"n", "skipped"}
+// where the device has too little memory, or {"n", "problem"} where the run
+// failed (a CUDA error, the worker's end).
+int run_device_only(const Options& o, const catalog::Lab& lab, const std::string& function, int fd) {
+    const catalog::Function& fn = *std::find_if(lab.functions.begin(), lab.functions.end(),
+                                                [&](const auto& f) { return f.name == function; });
+    const std::size_t n = *o.device_only;
+    const std::string self = self_path();
+    Worker checker(self, worker_args(o, {}), "the checker");
+    Worker mine(self, worker_args(o, {{lab.id, fn.name, o.module}}), "the submission's build");
+    nlohmann::json out{{"n", n}};
+    try {
+        const Reply r = mine.ask("alone 0 " + std::to_string(n) + " " + std::to_string(o.seed));
+        mine.pause();
+        if (r.status == 's') out["skipped"] = r.body;
+        else {
+            const bool exclusive = fn.spec.kind == datasets::ScanKind::Exclusive;
+            std::istringstream c(checker.ask("verify " + std::to_string(n) + " " + std::to_string(o.seed) + " " +
+                                             (exclusive ? "1 " : "0 ") + std::to_string(fn.spec.section) + " " + r.body)
+                                     .body);
+            std::uint64_t wrong = 0, first = 0, changed = 0;
+            if (!(c >> wrong >> first >> changed)) throw DeviceError("the checker's reply is out of protocol");
+            out["wrong"] = wrong;
+            out["first"] = first;
+            out["input_changed"] = changed;
+        }
+    } catch (const DeviceError& e) {
+        out["problem"] = e.what();
+    }
+    mine.stop();
+    end_strays(checker.pid());
+    harness::channel::send(fd, harness::channel::Kind::device_only, 0, out.dump());
+    return 0;
+}
+
 int run_once(const Options& o, const catalog::Lab& lab, const Module& mine) {
     const std::size_t n = *o.once;
     const DeviceInfo dev = probe();
@@ -508,7 +554,11 @@ int main(int argc, char** argv) {
             if (!n || *n == 0 || *n > 0xffffffffu) return usage("--counters-size takes an element count");
             o.counters_size = *n;
         }
-        else if (arg == "--once" && value) {
+        else if (arg == "--device-only" && value) {
+            o.device_only = parse_size(argv[++i]);
+            if (!o.device_only || *o.device_only == 0 || *o.device_only > 0xffffffffu)
+                return usage("--device-only takes an element count from 1 to 2^32 - 1");
+        } else if (arg == "--once" && value) {
             o.once = parse_size(argv[++i]);
             if (!o.once) return usage("--once takes an element count");
         } else if (arg == "--min-rounds" && value && number(x) && x >= 3) o.rule.min_rounds = static_cast<unsigned>(x);
@@ -572,7 +622,17 @@ int main(int argc, char** argv) {
             if (!o.module.empty() || fs::exists(default_module(lab))) o.labs.push_back(&lab);
         if (o.labs.empty()) return usage("no lab modules next to this scan-bench (build with nvcc); name one with --module");
     }
-    if (o.plan.empty() && (!o.gpu_lock.empty() || !o.result_fd.empty())) return usage("--gpu-lock and --result-fd go with --plan");
+    int device_only_fd = -1;
+    if (o.device_only) {
+        if (o.labs.size() != 1 || o.function.empty() || o.module.empty() || o.result_fd.empty())
+            return usage("--device-only needs one --lab, --function, --module and --result-fd");
+        try {
+            device_only_fd = harness::channel::parse_fd(o.result_fd);
+        } catch (const std::exception& e) {
+            return usage(e.what());
+        }
+    } else if (o.plan.empty() && (!o.gpu_lock.empty() || !o.result_fd.empty()))
+        return usage("--gpu-lock and --result-fd go with --plan or --device-only");
     if (o.labs.size() > 1 && (!o.module.empty() || !o.against.empty()))
         return usage("--module and --against need one --lab");
     if (!o.function.empty()) {
@@ -594,6 +654,12 @@ int main(int argc, char** argv) {
         if (!o.gpu_lock.empty()) gpu = gpu_lock::Hold(o.gpu_lock, gpu_lock::Mode::shared);
         // No return from main after a plan: exit handlers never run after the last frame.
         if (!plan.empty()) harness::channel::finish(run_plan(o, plan, gpu, plan_fd));
+        if (o.device_only) {
+            // Alone on the GPU: its 2 x 4n bytes would not fit beside other runs'.
+            if (gpu.held()) gpu.become(gpu_lock::Mode::exclusive);
+            harness::channel::send(device_only_fd, harness::channel::Kind::held, 0, "");
+            harness::channel::finish(run_device_only(o, *o.labs.front(), o.function, device_only_fd));
+        }
         nlohmann::json results = nlohmann::json::array(), counters = nlohmann::json::array();
         std::string device;
         for (const auto* lab : o.labs) {

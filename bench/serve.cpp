@@ -12,6 +12,12 @@
 //                    --grading on the fresh input of SEED and its whole
 //                    output checked (else 0 0 0)
 //   copy, cub E      the baselines timed once: "MS"; E 1 exclusive
+//   alone J N SEED   job J once on N elements made and left on the device
+//                    (DeviceOnlyRun): their IPC handles, or 's' where the
+//                    device has too little free
+//   verify N SEED E SECTION HANDLES
+//                    another worker's `alone` output checked: "WRONG FIRST
+//                    CHANGED"
 #include "serve.hpp"
 
 #include <sys/prctl.h>
@@ -90,6 +96,33 @@ public:
             b_.emplace(input_, n, 1, compare::poison(), dev_.l2_bytes);
             return "o";
         }
+        if (verb == "verify") {
+            std::size_t n = 0, section = 0;
+            std::uint64_t seed = 0;
+            int exclusive = 0;
+            std::string in_handle, out_handle;
+            in >> n >> seed >> exclusive >> section >> in_handle >> out_handle;
+            const OutputCheck c = verify_device_only(in_handle + " " + out_handle, n, seed, exclusive != 0, section);
+            return "o" + std::to_string(c.wrong) + " " + std::to_string(c.first) + " " + std::to_string(c.input_changed);
+        }
+        if (verb == "alone") {
+            std::size_t j = 0, n = 0;
+            std::uint64_t seed = 0;
+            in >> j >> n >> seed;
+            if (j >= jobs_.size()) return "eno job " + std::to_string(j);
+            b_.reset();
+            alone_.reset();
+            if (const std::size_t need = DeviceOnlyRun::bytes_for(n), free = free_bytes(); need > free)
+                return "sn = " + std::to_string(n) + " needs " + std::to_string(need >> 20) + " MiB of device memory, " +
+                       std::to_string(free >> 20) + " MiB free";
+            alone_.emplace(n, seed);
+            const Job& job = jobs_[j];
+            const std::string what = job.fn->name + " of " + job.build->path;
+            job.build->function(job.fn->name).run(alone_->in(), alone_->out(), n);
+            if (const int e = job.build->last_error()) throw DeviceError(what + " (launch): " + error_text(e));
+            if (const int e = synchronize()) throw DeviceError(what + " (execution): " + error_text(e));
+            return "o" + alone_->handles();
+        }
         if (!b_) return "esize first";
         if (verb == "copy") return "o" + number(b_->copy(0));
         if (verb == "cub") {
@@ -138,6 +171,7 @@ private:
     std::vector<Job> jobs_;
     std::vector<float> input_;
     std::optional<Buffers> b_;
+    std::optional<DeviceOnlyRun> alone_;
 };
 
 }  // namespace

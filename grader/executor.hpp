@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,16 @@ struct GpuDivergence {
     double idle_mine = 0, idle_reference = 0;
 };
 
+// A dataset above what the host holds (2^31 elements and more), made, run
+// and checked on the device alone (scan-bench --device-only). `skipped`: why
+// it did not run where that is no fault of the code (too little device
+// memory); `problem`: why the run failed (a CUDA error, a crash, a timeout).
+struct DeviceOnlyCheck {
+    std::string skipped, problem;
+    bool timed_out = false;
+    std::uint64_t wrong = 0, first = 0, input_changed = 0;
+};
+
 class Executor {
 public:
     virtual ~Executor() = default;
@@ -108,6 +119,11 @@ public:
     // through `gpu_lock`'s files (other work would count in the counters).
     virtual GpuDivergence gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
                                          const std::string& gpu_lock) = 0;
+    // `fn` of the submission's GPU build on `spec`'s dataset made on the
+    // device and checked there by a process that runs none of its code, the
+    // GPU held alone through `gpu_lock`'s files (it needs 8 bytes an element).
+    virtual DeviceOnlyCheck device_only(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                        const std::string& gpu_lock) = 0;
     // Brings the reference's builds that the labs' divergence and timing use
     // up to date ahead of them, alongside the submission's builds and runs (a
     // first grading in a work folder builds them); errors are left for those

@@ -381,6 +381,11 @@ Report grade(Context& ctx, Slot& slot, const Submission& sub) {
             run_gpu_datasets(ctx, slot, labs);
         }
         check_stop();
+        {
+            Span span{clock, "datasets gpu only"};
+            run_device_only(ctx, slot, labs);
+        }
+        check_stop();
         // Every lab's functions under each tool in one process: a tool's
         // start, not a lab's, is what costs.
         {

@@ -41,8 +41,11 @@ struct Unit {
     datasets::Spec spec;
     bool hidden = false, scored = true, passed = false;
     bool withheld = false;  // hidden, and not --show-hidden: named by number, no details
+    // Made, run and checked on the GPU alone (rubric gpu_only): no input on
+    // the host, no emulator run (its verdict there is `skipped`).
+    bool device_only = false;
     const catalog::Function* fn = nullptr;
-    DatasetCache::Data input;  // shared with every grading of the run (context.hpp)
+    DatasetCache::Data input;  // shared with every grading of the run (context.hpp); none where device_only
     std::string what, feedback;
     std::vector<Verdict> on;  // per backend, in ctx.backends' order
 };

@@ -25,7 +25,7 @@ const std::string& gpu_lock(const Context& ctx, const Slot& slot) {
 void plan_units(Context& ctx, LabState& state) {
     const catalog::Lab& lab = *state.lab;
     std::size_t hidden_count = 0;
-    const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden) {
+    const auto add = [&](const std::string& cls, const datasets::Spec& spec, bool hidden, bool device_only) {
         hidden_count += hidden;
         for (const auto& fn : lab.functions) {
             Unit u;
@@ -33,21 +33,27 @@ void plan_units(Context& ctx, LabState& state) {
             u.function = fn.name;
             u.spec = spec;
             u.hidden = hidden;
+            u.device_only = device_only;
             u.fn = &fn;
-            u.input = ctx.datasets.get(spec);
-            u.scored = !score::trivial(*u.input, fn.spec);
+            if (!device_only) u.input = ctx.datasets.get(spec);
+            u.scored = device_only || !score::trivial(*u.input, fn.spec);
             u.withheld = hidden && !ctx.show_hidden;
             u.what = u.withheld ? "hidden dataset " + std::to_string(hidden_count) + " of lab " + lab.id.substr(0, 2)
                                 : (hidden ? "hidden " : "") + datasets::describe(spec) +
                                       (u.scored ? "" : " (no points: the answer equals the input)");
             u.on.resize(ctx.backends.size());
+            if (const int emu = backend_index(ctx, "emu"); device_only && emu >= 0)
+                u.on[static_cast<std::size_t>(emu)].passed = u.on[static_cast<std::size_t>(emu)].skipped = true;
             state.units.push_back(std::move(u));
         }
     };
     for (const auto& entry : datasets::read_manifest(ctx.kit + "/datasets/manifest/" + lab.suite + ".txt"))
-        add(entry.cls, entry.spec, false);
+        add(entry.cls, entry.spec, false, false);
     if (const auto hidden = ctx.rubric.hidden.find(lab.id); hidden != ctx.rubric.hidden.end())
-        for (const auto& spec : hidden->second) add("hidden", spec, true);
+        for (const auto& spec : hidden->second) add("hidden", spec, true, false);
+    // Only where a GPU grades: the emulator cannot hold it.
+    if (const auto big = ctx.rubric.gpu_only.find(lab.id); big != ctx.rubric.gpu_only.end() && backend_index(ctx, "cuda") >= 0)
+        add("hidden", big->second, true, true);
 }
 
 // After give_up_after timeouts in a lab its remaining datasets are not run.
@@ -68,7 +74,7 @@ constexpr std::size_t kReversedMax = 1 << 17;
 const Unit* secret_large(const Context& ctx, const LabState& state, const std::function<bool(const LabState&, const Unit&)>& large) {
     std::vector<const Unit*> candidates;
     for (const Unit& unit : state.units)
-        if (unit.scored && large(state, unit)) candidates.push_back(&unit);
+        if (unit.scored && !unit.device_only && large(state, unit)) candidates.push_back(&unit);
     if (candidates.empty()) return nullptr;
     const std::uint64_t pick =
         Hash().add(std::to_string(ctx.rubric.hidden_seed)).add(state.lab->id).add(state.out.source).h;
@@ -113,7 +119,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     const bool gpu = backend_index(ctx, "cuda") >= 0;
     const auto large = [&](const LabState& state, const Unit& unit) {
         const std::size_t max_n = gpu ? ctx.rubric.emulator_max_n(state.lab->id) : 0;
-        return max_n != 0 && unit.input->size() > max_n;
+        return max_n != 0 && unit.spec.n > max_n;
     };
     // First each lab's smallest datasets, one at a time, until one ends in
     // time: a kernel that hangs everywhere costs give_up_after timeouts, not
@@ -123,7 +129,7 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         LabState& state = *labs[l];
         std::vector<Unit*> small;
         for (auto& unit : state.units)
-            if (unit.scored && !large(state, unit)) small.push_back(&unit);
+            if (unit.scored && !unit.device_only && !large(state, unit)) small.push_back(&unit);
         std::stable_sort(small.begin(), small.end(), [](const Unit* a, const Unit* b) { return a->input->size() < b->input->size(); });
         for (Unit* unit : small) {
             if (state.emu_timeouts >= ctx.rubric.give_up_after || stopping()) break;
@@ -138,7 +144,8 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
         std::vector<std::pair<LabState*, Unit*>> runs;
         for (std::size_t l = 0; l < labs.size(); ++l)
             for (auto& unit : labs[l]->units)
-                if (wanted(*labs[l], unit) && std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end())
+                if (!unit.device_only && wanted(*labs[l], unit) &&
+                    std::find(probed[l].begin(), probed[l].end(), &unit) == probed[l].end())
                     runs.push_back({labs[l], &unit});
         const auto order = [](const Unit* u) {
             const auto n = static_cast<long long>(u->input->size());
@@ -152,12 +159,12 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     for (LabState* state : labs) {
         bool found = state->emu_timeouts > 0;
         for (const Unit& unit : state->units)
-            found = found || (!large(*state, unit) && (!unit.on[b].passed || !unit.on[b].findings.empty()));
+            found = found || (!unit.device_only && !large(*state, unit) && (!unit.on[b].passed || !unit.on[b].findings.empty()));
         if (found) continue;
         const Unit* secret = secret_large(ctx, *state, large);
         if (secret) secret_runs.push_back(secret);
         for (Unit& unit : state->units)
-            if (large(*state, unit) && &unit != secret) {
+            if (!unit.device_only && large(*state, unit) && &unit != secret) {
                 unit.on[b].passed = unit.on[b].skipped = true;
                 state->emu_skipped = true;
             }
@@ -167,7 +174,9 @@ void run_emulator_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& lab
     // found on a smaller dataset of the lab: it runs only those the GPU got
     // right (where a race or a read of uninitialised memory the hardware hid
     // fails them). Lab 04's and 05's largest are the emulator's longest runs.
-    const auto remaining = [&](const LabState& state, const Unit& unit) { return large(state, unit) && !unit.on[b].skipped; };
+    const auto remaining = [&](const LabState& state, const Unit& unit) {
+        return !unit.device_only && large(state, unit) && !unit.on[b].skipped;
+    };
     bool any = false;
     for (LabState* state : labs)
         for (const Unit& unit : state->units) any = any || remaining(*state, unit);
@@ -233,7 +242,8 @@ void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     };
     std::vector<Ref> pending;  // the units still to run, in order; the first is the next process's first
     for (LabState* state : labs)
-        for (Unit& unit : state->units) pending.push_back({state, &unit});
+        for (Unit& unit : state->units)
+            if (!unit.device_only) pending.push_back({state, &unit});  // run_device_only's
     std::map<std::string, unsigned> hangs;  // function -> its GPU runs that timed out
     while (!pending.empty() && !stopping()) {
         std::vector<LabCall> calls;
@@ -280,6 +290,57 @@ void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
     }
     if (!stopping())
         for (LabState* state : labs) state->gpu_judged = true;
+}
+
+// The datasets above what the host holds, each function's made, run and
+// checked on the GPU alone (Executor::device_only), after the others: a
+// function whose GPU run hung is not run again. Where it fails and every
+// other dataset of the function passed on the GPU, the likely cause is an
+// index held in 32 bits: the hint says so (withheld or not), and names no
+// more of the dataset than that it is above 2^31 elements.
+void run_device_only(Context& ctx, Slot& slot, std::vector<LabState*>& labs) {
+    const int cuda = backend_index(ctx, "cuda");
+    if (cuda < 0) return;
+    const auto b = static_cast<std::size_t>(cuda);
+    const std::string on = on_label(ctx, "cuda");
+    for (LabState* state : labs)
+        for (Unit& unit : state->units) {
+            if (!unit.device_only || stopping()) continue;
+            if (const auto hung = state->gpu_hung.find(unit.function); hung != state->gpu_hung.end()) {
+                unit.on[b] = not_run(unit, on, "its GPU run on " + hung->second + " timed out");
+                continue;
+            }
+            const DeviceOnlyCheck c = slot.exec->device_only(*state->lab, *unit.fn, unit.spec, gpu_lock(ctx, slot));
+            Run r;
+            if (!c.skipped.empty()) {  // no fault of the code: left out of the score
+                unit.scored = false;
+                unit.on[b].passed = unit.on[b].skipped = true;
+                unit.what += " (not run: " + c.skipped + ")";
+                continue;
+            }
+            r.timed_out = c.timed_out;
+            r.problem = c.problem;
+            if (r.problem.empty() && (c.wrong || c.input_changed))
+                r.problem = c.wrong ? std::to_string(c.wrong) + " of " + std::to_string(unit.spec.n) +
+                                          " outputs wrong, the first at index " + std::to_string(c.first)
+                                    : std::to_string(c.input_changed) + " input elements modified";
+            r.ok = r.problem.empty();
+            if (r.ok) {
+                unit.on[b].passed = true;
+                continue;
+            }
+            unit.on[b] = judge_run(unit, on, r);  // a failed run: its problem, withheld where the unit is
+            bool rest_passed = true;
+            for (const Unit& other : state->units)
+                if (&other != &unit && other.function == unit.function && other.scored && !other.device_only)
+                    rest_passed = rest_passed && other.on[b].passed;
+            if (rest_passed)
+                unit.on[b].feedback +=
+                    "  hint: only this dataset, above 2^31 elements, failed: an index or offset held in 32 bits "
+                    "(int i = blockIdx.x * blockDim.x + threadIdx.x, an int block offset or loop counter) "
+                    "passes 2^31 - 1 there and wraps; the labs take any n below 2^32, so compute element "
+                    "indices in size_t (unsigned long long)\n";
+        }
 }
 
 // Each tool in a process of its own running every function not known to

@@ -31,6 +31,8 @@ void run_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 void run_gpu_divergence(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // The GPU's runs of the labs' datasets.
 void run_gpu_datasets(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
+// The GPU's runs of the datasets only it can hold (rubric gpu_only), after run_gpu_datasets.
+void run_device_only(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // compute-sanitizer's tools on each function, into state.sanitizer_findings.
 void sanitize(Context& ctx, Slot& slot, std::vector<LabState*>& labs);
 // The GPU timing of the labs' functions against the reference's, the GPU

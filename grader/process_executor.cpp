@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "counters.hpp"
 #include "files.hpp"
 #include "gpu_lock.hpp"
@@ -448,6 +450,55 @@ GpuDivergence ProcessExecutor::gpu_divergence(const catalog::Lab& lab, const cat
     return out;
 }
 
+constexpr double kGpuWaitS = 3600;  // the wait for the GPU alone: bounded by the other holders' own limits
+
+// scan-bench --device-only in the sandbox: its frames are `held` once it has
+// the GPU alone (the wait is bounded by the other holders' own limits), then
+// the check's JSON.
+DeviceOnlyCheck ProcessExecutor::device_only(const catalog::Lab& lab, const catalog::Function& fn,
+                                             const datasets::Spec& spec, const std::string& gpu_lock) {
+    const Workspace& cuda = *workspace("cuda");
+    DeviceOnlyCheck out;
+    try {
+        const std::string bench = reference_build(ctx_.work, ctx_.kit, "cuda", kBench, ctx_.rubric.build_timeout_s);
+        auto progress = std::make_shared<PlanProgress>();
+        progress->steps = {{Kind::held, 0}, {Kind::device_only, 0}};
+        const double running = run_timeout(ctx_, "cuda", spec.n) + 60;  // two contexts, 2 x 4n bytes made and freed
+        const RunFolder folder(cuda.scratch() + "/" + name("device-only-"));
+        Limits limits = plan_limits(progress, [&](std::size_t k) { return k == 0 ? kGpuWaitS : running; });
+        limits.only_given = true;
+        std::vector<std::string> command = {bench, "--device-only", std::to_string(spec.n), "--lab", lab.id, "--function",
+                                            fn.name, "--module", cuda.module(lab), "--seed", std::to_string(spec.seed),
+                                            "--result-fd", std::to_string(kResultFd)};
+        std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()};
+        if (!gpu_lock.empty()) {
+            command.insert(command.end(), {"--gpu-lock", gpu_lock});
+            readable.push_back(fs::path(gpu_lock).parent_path().string());
+        }
+        const Outcome o =
+            run_contained(command, folder.scratch, {folder.scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
+        const Received got(progress->results, progress->steps);
+        const std::string_view* frame = got.find({Kind::device_only, 0});
+        if (!got.forged.empty()) throw std::runtime_error(got.forged);
+        if (!frame) {
+            out.timed_out = o.timed_out;
+            throw std::runtime_error("the device-only run " + (o.ok() ? std::string("sent no result") : o.describe()) +
+                                     (o.output.empty() ? "" : "; its output:\n" + first_lines(o.output, 12)));
+        }
+        const nlohmann::json j = nlohmann::json::parse(*frame);
+        if (j.contains("skipped")) out.skipped = j.at("skipped").get<std::string>();
+        else if (j.contains("problem")) out.problem = j.at("problem").get<std::string>();
+        else {
+            out.wrong = j.at("wrong").get<std::uint64_t>();
+            out.first = j.at("first").get<std::uint64_t>();
+            out.input_changed = j.at("input_changed").get<std::uint64_t>();
+        }
+    } catch (const std::exception& e) {
+        out.problem = e.what();
+    }
+    return out;
+}
+
 // Each backend's targets in one Ninja call (its labs build in parallel), the
 // backends at once: a first grading's divergence and timing wait for them.
 void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& labs) {
@@ -473,7 +524,6 @@ void ProcessExecutor::prepare_reference(const std::vector<const catalog::Lab*>& 
 // it starts and writes the outputs, alone only while it times. A function
 // whose run fails or hangs gets that failure, and the functions it left
 // untimed a new process.
-constexpr double kGpuWaitS = 3600;  // the wait for the GPU alone: bounded by the other holders' own limits
 std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const catalog::Lab*, const catalog::Function*>>& fns,
                                              const datasets::Spec& spec, const std::string& gpu_lock) {
     const Rubric& rubric = ctx_.rubric;

@@ -35,6 +35,8 @@ public:
                                 const datasets::Spec& spec, const std::string& gpu_lock) override;
     GpuDivergence gpu_divergence(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
                                  const std::string& gpu_lock) override;
+    DeviceOnlyCheck device_only(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                const std::string& gpu_lock) override;
     void prepare_reference(const std::vector<const catalog::Lab*>& labs) override;
 
 private:

@@ -148,8 +148,15 @@ Rubric load_rubric(const std::string& path) {
             const std::string where = top + ".labs." + id;
             const catalog::Lab* lab = catalog::find(id);
             if (!lab || lab->id != id) throw RubricError(where + ": no lab " + id);
-            known_fields(entry, {"weights", "hidden", "forbid", "emulator_with_gpu_max_n"}, where);
+            known_fields(entry, {"weights", "hidden", "forbid", "emulator_with_gpu_max_n", "gpu_only_n"}, where);
             read(entry, "emulator_with_gpu_max_n", r.emulator_with_gpu_max_n[id], where);
+            std::size_t gpu_only_n = 0;
+            read(entry, "gpu_only_n", gpu_only_n, where);
+            if (gpu_only_n > 0xffffffffu) throw RubricError(where + ".gpu_only_n: the labs take at most 2^32 - 1 elements");
+            constexpr std::uint64_t kGpuOnly = 0x6770756f6e6c79;  // "gpuonly": a stream of its own
+            if (gpu_only_n)
+                r.gpu_only[id] = {datasets::Distribution::Walk4, gpu_only_n,
+                                  mix(r.hidden_seed ^ mix(kGpuOnly + static_cast<std::uint64_t>(lab->id[1])))};
             if (entry.contains("weights")) read_weights(entry["weights"], r.weights[id], where + ".weights");
             if (entry.contains("forbid")) r.forbid[id] = read_forbid(entry["forbid"], where + ".forbid");
             std::uint64_t place = 0;

@@ -65,6 +65,11 @@ struct Rubric {
     // too, the emulator runs the datasets of more elements only where one of
     // at most this many found something (pipeline.cpp). Absent or 0: all.
     std::map<std::string, std::size_t> emulator_with_gpu_max_n;
+    // Per lab id (labs.<id>.gpu_only_n): a hidden walk4 dataset of this many
+    // elements (above 2^31: an index in 32 bits wraps) that only a GPU runs,
+    // made and checked on the device (bench/README.md, --device-only); its
+    // seed drawn from hidden_seed. Absent or 0: none.
+    std::map<std::string, datasets::Spec> gpu_only;
     std::size_t divergence_n = 8192;
     double divergence_full_within = 0.02, divergence_zero_below = 0.25;
     // Timing: scan-bench alternates the student's and the reference's builds

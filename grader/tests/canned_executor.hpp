@@ -67,6 +67,8 @@ public:
     std::uint64_t timing_seed = 0;  // the last timing's dataset seed
     // Nsight Compute's measure of every function's divergence on the GPU, and the functions it was asked for.
     GpuDivergence gpu_lanes{"", 0.95, 0.95};
+    DeviceOnlyCheck device_only_check;             // what every device-only run gives
+    std::vector<std::string> device_only_asked;    // "FUNCTION N" of each
     std::vector<std::string> gpu_divergence_asked;
 
     std::size_t failing_build = ~std::size_t{0};  // the backend (its index) whose builds fail, if any
@@ -173,6 +175,14 @@ public:
         std::lock_guard<std::mutex> hold(mutex);
         gpu_divergence_asked.push_back(fn.name);
         return gpu_lanes;
+    }
+
+    DeviceOnlyCheck device_only(const catalog::Lab& lab, const catalog::Function& fn, const datasets::Spec& spec,
+                                const std::string& gpu_lock) override {
+        (void)lab, (void)gpu_lock;
+        std::lock_guard<std::mutex> hold(mutex);
+        device_only_asked.push_back(fn.name + " " + std::to_string(spec.n));
+        return device_only_check;
     }
 
     // One run of `kind`: the messages are the canned runs' own.

@@ -218,6 +218,43 @@ TEST_CASE("crashed: every dataset fails with the process's problem") {
     CHECK(all_output(lab).find("canned: killed by signal 11") != std::string::npos);
 }
 
+TEST_CASE("a dataset above 2^31 elements on the GPU alone: counted, its failure alone hinted, never on the emulator") {
+    const std::string lab04 = "04-hierarchical";
+    // Right there: all datasets right, the rubric's size asked once per function.
+    Grading right({"emu", "cuda"});
+    const LabResult ok = right.grade_reference(lab04);
+    CHECK(right.exec->device_only_asked == std::vector<std::string>{"hierarchical_scan 2147484673"});
+    CHECK(component(ok, "correctness").score == doctest::Approx(60));
+    CHECK(component(ok, "correctness").note == "24 of 24 datasets right");
+    // Wrong there alone (an index in 32 bits): one dataset's points lost, withheld as hidden ones are, the hint shown.
+    Grading wraps({"emu", "cuda"});
+    wraps.exec->device_only_check.wrong = 1073742337;
+    wraps.exec->device_only_check.first = 2147483648;
+    const LabResult lab = wraps.grade_reference(lab04);
+    CHECK(component(lab, "correctness").note == "23 of 24 datasets right");
+    const std::string out = all_output(lab);
+    CHECK(out.find("FAIL  hidden dataset 4 of lab 04 [cuda]\n") != std::string::npos);
+    CHECK(out.find("hint: only this dataset, above 2^31 elements, failed: an index or offset held in 32 bits") !=
+          std::string::npos);
+    CHECK(out.find("2147483648") == std::string::npos);  // withheld: not where it failed
+    // A crash there (an index past the allocation): failed, with no detail.
+    Grading crash({"emu", "cuda"});
+    crash.exec->device_only_check.problem = "hierarchical_scan (execution): cudaErrorIllegalAddress";
+    CHECK(component(crash.grade_reference(lab04), "correctness").note == "23 of 24 datasets right");
+    // Too little device memory: left out of the score, no fault of the code.
+    Grading small({"emu", "cuda"});
+    small.exec->device_only_check.skipped = "n = 2147484673 needs 16640 MiB of device memory, 9000 MiB free";
+    CHECK(component(small.grade_reference(lab04), "correctness").note == "23 of 23 datasets right");
+    // The emulator alone never has it.
+    Grading emu({"emu"});
+    CHECK(component(emu.grade_reference(lab04), "correctness").note == "23 of 23 datasets right");
+    CHECK(emu.exec->device_only_asked.empty());
+    // Labs without it in the rubric: not asked.
+    Grading lab02({"emu", "cuda"});
+    lab02.grade_reference(kLab02);
+    CHECK(lab02.exec->device_only_asked.empty());
+}
+
 TEST_CASE("one verdict: a read of memory nothing wrote costs the same on the emulator alone and with initcheck") {
     // The rule (simt/README.md, uninitialized global memory read): an atomic's
     // read-modify-write of unwritten bytes reads them, as initcheck says, so

@@ -20,6 +20,7 @@ enum class Kind : std::uint8_t {
     observation = 1,  // encode_observation's bytes (observation.hpp)
     timing = 2,       // scan-bench's JSON document of one timed function
     held = 3,         // scan-bench holds the GPU alone: the timings begin
+    device_only = 4,  // scan-bench's JSON of one run made and checked on the device alone
 };
 
 // Header: 8 bytes of magic, the kind (1 byte), the run's index in the plan
