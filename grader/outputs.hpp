@@ -84,11 +84,12 @@ std::string junit_xml(const Report& report);
 std::string markdown_summary(const Report& report);
 // SARIF 2.1.0 for GitHub code scanning (sarif.cpp): one run of the tool
 // "scan-grade", a rule per finding check, a result per distinct finding of
-// every lab (one a check and line: the same found again in other blocks or
-// datasets is one), error or, for a leak, warning, at labs/<lab>/<file>
-// (uriBaseId %SRCROOT%, the student repository's root) and its line, its
-// other places as relatedLocations; the worst first: errors before
-// warnings, undefined behaviour first.
+// every lab (distinct_findings.hpp: the same found again in other blocks or
+// datasets is one, its message saying how often), error or, for a leak,
+// warning, at labs/<lab>/<file> (uriBaseId %SRCROOT%, the student
+// repository's root) and its line (none for a finding that names no line:
+// the file alone), its other places as relatedLocations; the worst first:
+// errors before warnings, undefined behaviour first.
 std::string sarif_json(const Report& report);
 // student, one column per lab of the first report, total, max, percent,
 // flags, notes: each student's own, less the run notes every graded one

@@ -15,6 +15,10 @@
 //   needs message.text and a location with artifactLocation.uri relative to
 //   the repository root and region.startLine (a result without a location
 //   has the whole upload refused: codeql-action's issues 1738 and 2459);
+//   a finding that names no line (a leak) is a location of the file alone,
+//   no region: codeql-action's upload validates against SARIF's schema
+//   (src/upload-lib.ts), which allows it, and fingerprints such a location
+//   as a result that "pertains to the entire file" (src/fingerprints.ts);
 //   partialFingerprints are computed by upload-sarif from the checked-out
 //   sources when absent; at most 25,000 results a run.
 // course/tests/sarif-2.1.0.schema.json and sarif-github.schema.json hold both
@@ -24,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "distinct_findings.hpp"
 #include "finding_place.hpp"
 #include "outputs.hpp"
 
@@ -112,34 +117,32 @@ std::string uri_segment(const std::string& s) {
     return out;
 }
 
-// The student repository holds lab `lab`'s files in labs/<lab>/.
+// The student repository holds lab `lab`'s files in labs/<lab>/; line 0: the file alone.
 json physical(const std::string& lab, const std::string& file, unsigned line, unsigned column = 0) {
+    json out = {{"artifactLocation", {{"uri", "labs/" + uri_segment(lab) + "/" + uri_segment(file)}, {"uriBaseId", "%SRCROOT%"}}}};
+    if (line == 0) return out;
     json region = {{"startLine", line}};
     if (column) region["startColumn"] = column;  // where the emulator read one (1-based, as SARIF's default)
-    return {{"artifactLocation", {{"uri", "labs/" + uri_segment(lab) + "/" + uri_segment(file)}, {"uriBaseId", "%SRCROOT%"}}},
-            {"region", region}};
+    out["region"] = region;
+    return out;
 }
 
-json result(const std::string& lab, const Finding& f) {
+json result(const std::string& lab, const DistinctFinding& d) {
+    const Finding& f = d.finding;
     const std::vector<finding::Place> at = finding::places(f);
-    json location = {{"physicalLocation", at.empty() ? physical(lab, "scan.cu", 1)
+    json location = {{"physicalLocation", at.empty() ? physical(lab, "scan.cu", 0)
                                                      : physical(lab, at.front().file, at.front().line, at.front().column)}};
-    // Code scanning needs a line; a finding that names none (a leak, a hidden
-    // dataset's) points at the file's first, and says so, in words and in a
-    // property the workflows' annotations read (a file-level annotation).
-    if (at.empty()) {
-        location["message"] = {{"text", "scan.cu as a whole: this finding names no line"}};
-        location["properties"] = {{"wholeFile", true}};
-    }
+    if (at.empty()) location["message"] = {{"text", "scan.cu as a whole: this finding names no line"}};
     json related = json::array();
     for (std::size_t i = 1; i < at.size(); ++i)
         related.push_back({{"id", i},
                            {"physicalLocation", physical(lab, at[i].file, at[i].line, at[i].column)},
                            {"message", {{"text", at[i].launch ? "the kernel was launched here" : "a line this finding involves"}}}});
+    const std::string found = sizes_text(d);
     json r = {{"ruleId", rule_id(f)},
               {"ruleIndex", -1},  // set by the caller
               {"level", finding::name(finding::severity(f))},
-              {"message", {{"text", clean_text(finding::sentence(f))}}},
+              {"message", {{"text", clean_text(finding::sentence(f) + (found.empty() ? "" : "; " + found))}}},
               {"locations", json::array({location})}};
     if (!related.empty()) r["relatedLocations"] = related;
     r["properties"] = {{"lab", lab}, {"undefinedBehavior", f.undefined}};
@@ -151,38 +154,26 @@ json result(const std::string& lab, const Finding& f) {
 std::string sarif_json(const Report& report) {
     // The worst first, the order to read them in and the one annotations
     // keep within GitHub's limits: errors before warnings, undefined
-    // behaviour first; else the labs' order and each lab's.
+    // behaviour first; else the labs' order and each lab's. Each bug once
+    // (distinct_findings.hpp), its first finding speaking for the rest.
     struct Entry {
         const LabResult* lab;
-        const Finding* finding;
+        DistinctFinding finding;
     };
     std::vector<Entry> entries;
     for (const LabResult& lab : report.labs)
-        for (const Finding& f : lab.findings) entries.push_back({&lab, &f});
+        for (DistinctFinding& d : distinct_findings(lab.findings)) entries.push_back({&lab, std::move(d)});
     const auto rank = [](const Finding& f) {
         return finding::severity(f) == finding::Severity::error ? (f.undefined ? 0 : 1) : 2;
     };
     std::stable_sort(entries.begin(), entries.end(),
-                     [&](const Entry& a, const Entry& b) { return rank(*a.finding) < rank(*b.finding); });
-
-    // One result per distinct finding: findings of one check at the same
-    // lines are one bug, though other blocks or datasets showed it (the
-    // emulator names one block of each launch); the first found speaks for
-    // them, one alert a line. Findings that name no line are
-    // told apart by their words (a leak's function, a hidden dataset's number).
-    const auto same = [](const json& a, const json& b) {
-        const bool lineless = a["locations"][0].contains("message");
-        return a["ruleId"] == b["ruleId"] && a["locations"] == b["locations"] &&
-               a.value("relatedLocations", json::array()) == b.value("relatedLocations", json::array()) &&
-               (!lineless || a["message"] == b["message"]);
-    };
+                     [&](const Entry& a, const Entry& b) { return rank(a.finding.finding) < rank(b.finding.finding); });
     json rules = json::array(), results = json::array();
     for (const Entry& e : entries) {
-        json r = result(e.lab->lab, *e.finding);
-        if (std::any_of(results.begin(), results.end(), [&](const json& seen) { return same(seen, r); })) continue;
+        json r = result(e.lab->lab, e.finding);
         const auto known = std::find_if(rules.begin(), rules.end(), [&](const json& x) { return x["id"] == r["ruleId"]; });
         r["ruleIndex"] = known - rules.begin();
-        if (known == rules.end()) rules.push_back(rule(*e.finding));
+        if (known == rules.end()) rules.push_back(rule(e.finding.finding));
         results.push_back(std::move(r));
     }
     json run = {{"tool", {{"driver", {{"name", "scan-grade"}, {"rules", rules}}}}},

@@ -6,9 +6,11 @@ annotations on the student's lines, printed as workflow commands:
 
 (col= where the SARIF region has a startColumn), one a result of the file
 written by scan-grade (grader/sarif.cpp), in its
-order, which is the worst first; a result whose location is marked
-wholeFile (a leak: it names no line) annotates the file, with no line (errors before warnings, undefined behaviour
-first). GitHub shows at most 10 error, 10 warning and 10 notice annotations
+order, which is the worst first (errors before warnings, undefined
+behaviour first). The grader writes each bug once, however many datasets
+showed it (grader/distinct_findings.hpp), so each is one annotation; a
+result whose location has no region (a leak: it names no line) annotates
+the file, with no line= (a file-level annotation). GitHub shows at most 10 error, 10 warning and 10 notice annotations
 a step and 50 a job (actions/toolkit, docs/problem-matchers.md,
 "Limitations"): the first 10 of each level are printed, then a notice
 counting the rest, which feedback.txt and results.sarif hold. The file is
@@ -59,10 +61,7 @@ def annotations(doc):
             location = (result.get("locations") or [{}])[0]
             where = location.get("physicalLocation", {})
             uri = where.get("artifactLocation", {}).get("uri")
-            # A finding that names no line (grader/sarif.cpp marks it wholeFile)
-            # annotates the file, not its first line.
-            whole = location.get("properties", {}).get("wholeFile") is True
-            region = {} if whole else where.get("region", {})
+            region = where.get("region", {})  # none: the file as a whole, no line=
             lines.append(command(name, result.get("message", {}).get("text", ""),
                                  file=urllib.parse.unquote(uri) if uri else None,
                                  line=region.get("startLine"), col=region.get("startColumn"),

@@ -4,10 +4,14 @@
 usage: sarif_schema.py RESULTS.sarif...     prints `FILE: ok` or each problem; exits 1 on any
        sarif_schema.py --self-test          the golden file passes and every broken copy of it is refused
 
-Three checks, with python3-jsonschema (Debian's; exit 77, a skipped test,
+Four checks, with python3-jsonschema (Debian's; exit 77, a skipped test,
 where it is missing): sarif-2.1.0.schema.json, the SARIF 2.1.0 objects the
 file uses as the OASIS specification defines them; sarif-github.schema.json,
-what GitHub code scanning requires on top; and what a JSON schema cannot
+what GitHub code scanning requires on top; the schema codeql-action's
+upload-sarif validates a file against before it uploads it
+(codeql-action-sarif-2.1.0.schema.json in the published schemas beside the
+kit, ../shared/schemas/ or SCAN_SCHEMAS; not checked, and said so, where it
+is absent); and what a JSON schema cannot
 say: each result's ruleIndex is the index of its ruleId's rule (SARIF
 3.27.6), rule ids are distinct, a result's location ids are distinct (3.28.2),
 and, stricter than SARIF (3.4.4, 3.14.14), every uri names a base that the
@@ -21,6 +25,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "..", "grader", "tests", "golden", "results.sarif")
+SCHEMAS = os.environ.get("SCAN_SCHEMAS") or os.path.join(HERE, "..", "..", "..", "shared", "schemas")
+CODEQL = os.path.normpath(os.path.join(SCHEMAS, "codeql-action-sarif-2.1.0.schema.json"))
 sys.path.insert(0, HERE)
 import schema_cli  # noqa: E402
 
@@ -30,11 +36,12 @@ except ImportError:
     jsonschema = None
 
 
-def _validator(name):
-    with open(os.path.join(HERE, name), encoding="utf-8") as f:
+def _validator(path, check=True):
+    with open(path, encoding="utf-8") as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
+    if check:
+        cls.check_schema(schema)
     return cls(schema)
 
 
@@ -51,8 +58,14 @@ def problems(doc, root=None):
     if jsonschema is None:
         return ["python3-jsonschema is not installed: the schemas cannot be checked"]
     found = []
-    for name, label in (("sarif-2.1.0.schema.json", "SARIF 2.1.0"), ("sarif-github.schema.json", "GitHub")):
-        for e in sorted(_validator(name).iter_errors(doc), key=lambda e: list(e.absolute_path)):
+    schemas = [(_validator(os.path.join(HERE, "sarif-2.1.0.schema.json")), "SARIF 2.1.0"),
+               (_validator(os.path.join(HERE, "sarif-github.schema.json")), "GitHub")]
+    if os.path.isfile(CODEQL):
+        # Taken as upload-lib.ts takes it, unchecked: its region's anyOf sits
+        # under "properties", which a 2020-12 metaschema check refuses.
+        schemas.append((_validator(CODEQL, check=False), "codeql-action"))
+    for validator, label in schemas:
+        for e in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):
             message = e.message if len(e.message) <= 200 else e.message[:200] + "..."  # it may quote the whole log
             found.append("%s: %s: %s" % (label, _where(e), message))
     if found or not isinstance(doc, dict):
@@ -78,7 +91,8 @@ def problems(doc, root=None):
                 if base is None or base not in bases:
                     found.append("%s: %s names no base of originalUriBaseIds (uriBaseId %r)" % (at, artifact["uri"], base))
                 if root is not None:
-                    found += _file_problems(at, root, artifact["uri"], loc["physicalLocation"]["region"]["startLine"])
+                    line = loc["physicalLocation"].get("region", {}).get("startLine", 1)  # none: the file alone
+                    found += _file_problems(at, root, artifact["uri"], line)
     return found
 
 
@@ -130,7 +144,9 @@ def broken_examples():
         # GitHub's
         ("no $schema", changed(lambda d, run, res, rule: d.pop("$schema"))),
         ("a result without a location", changed(lambda d, run, res, rule: put(res, "locations", []))),
-        ("a location without a line", changed(lambda d, run, res, rule: res["locations"][0]["physicalLocation"].pop("region"))),
+        ("a region without a line", changed(lambda d, run, res, rule: region(res).pop("startLine"))),
+        ("a location without a file",
+         changed(lambda d, run, res, rule: res["locations"][0]["physicalLocation"].pop("artifactLocation"))),
         ("an empty message", changed(lambda d, run, res, rule: put(res["message"], "text", ""))),
         ("a rule without help", changed(lambda d, run, res, rule: rule.pop("help"))),
         ("a rule without a full description", changed(lambda d, run, res, rule: rule.pop("fullDescription"))),
@@ -146,6 +162,8 @@ if __name__ == "__main__":
     if jsonschema is None:
         print("sarif_schema.py: python3-jsonschema is not installed (apt-get install python3-jsonschema): skipped")
         sys.exit(77)
+    print("codeql-action's upload schema: " + ("checked too (%s)" % CODEQL if os.path.isfile(CODEQL) else
+          "SKIP, not found at %s (the published schemas beside the kit, or SCAN_SCHEMAS)" % CODEQL))
     with open(GOLDEN, encoding="utf-8") as f:
         golden = f.read()
     schema_cli.run(__doc__, check_text, [("grader/tests/golden/results.sarif", golden)], broken_examples())

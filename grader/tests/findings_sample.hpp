@@ -2,7 +2,8 @@
 // and through it the workflow annotations): more errors than GitHub
 // annotates in a step, undefined behaviour among them, a leak's warning, a
 // finding that names no line, one on a header, one on a hidden dataset, a
-// race found again at its line in other blocks, and words that need escaping.
+// race found again at its line in other blocks, a leak found again on larger
+// datasets, and words that need escaping.
 #pragma once
 
 #include <string>
@@ -73,6 +74,10 @@ inline Report findings_sample() {
     sanitizer.message = "by thread (0) in block (0), 100% of\r\nthe reads \x1b[31munset\x1b[0m";
     lab02.push_back(sanitizer);
     lab02.push_back(finding::withheld(lab02[1], "hidden dataset 2 of lab 02"));
+    // The leak again on two larger datasets, and the race on another hidden one: one bug each.
+    lab02.push_back(finding::leak(8192, 1, "brent_kung_scan"));
+    lab02.push_back(finding::leak(16384, 1, "brent_kung_scan"));
+    lab02.push_back(finding::withheld(lab02[1], "hidden dataset 3 of lab 02"));
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "distinct_findings.hpp"
 #include "findings_sample.hpp"
 #include "outputs.hpp"
 
@@ -23,7 +24,7 @@ json run_of(const Report& r) {
 }
 
 std::string uri(const json& location) { return location.at("physicalLocation").at("artifactLocation").at("uri"); }
-unsigned line(const json& location) { return location.at("physicalLocation").at("region").at("startLine"); }
+unsigned line(const json& location) { return location.at("physicalLocation").value("region", json::object()).value("startLine", 0u); }
 
 }  // namespace
 
@@ -59,17 +60,18 @@ TEST_CASE("SARIF: each finding at its lab's file and line, its other places rela
     CHECK((*header)["relatedLocations"][1]["id"] == 2);
 }
 
-TEST_CASE("SARIF: one result per check and line, the first finding's; findings without a line told apart by their words") {
+TEST_CASE("SARIF: one result per check and line, the first finding's, saying how often; leaks told apart by their function") {
     Report r = findings_sample();
     std::size_t at21 = 0;
     const json run = run_of(r);
     for (const json& x : run["results"])
         if (uri(x["locations"][0]) == "labs/01-kogge-stone/scan.cu" && line(x["locations"][0]) == 21) {
             ++at21;
-            CHECK(x["message"]["text"] == finding::sentence(r.labs[0].findings[7]));  // block (0,0,0)'s, not (3,0,0)'s
+            // block (0,0,0)'s, not (3,0,0)'s, and the blocks each time showed it in
+            CHECK(x["message"]["text"] == finding::sentence(r.labs[0].findings[7]) + "; found 2 times (1 block, 5 blocks)");
         }
     CHECK(at21 == 1);
-    // Two leaks, of two functions, both at the file's first line: two results.
+    // Two leaks, of two functions, both of the file as a whole: two results.
     r.labs[1].findings.push_back(finding::leak(8192, 2, "brent_kung_scan_large"));
     CHECK(run_of(r)["results"].size() == 13);
     // A race at another line of the same check is another result.
@@ -78,25 +80,39 @@ TEST_CASE("SARIF: one result per check and line, the first finding's; findings w
     CHECK(run_of(r)["results"].size() == 14);
 }
 
-TEST_CASE("SARIF: a leak is a warning; a finding that names no line points at the file's first, and says so") {
+TEST_CASE("SARIF: one leak on three datasets is one result; a finding that names no line is a file-level result") {
     const json run = run_of(findings_sample());
     std::vector<json> warnings, lineless;
     for (const json& r : run["results"]) {
         if (r["level"] == "warning") warnings.push_back(r);
-        if (r["locations"][0].contains("message")) lineless.push_back(r);
+        if (!r["locations"][0]["physicalLocation"].contains("region")) lineless.push_back(r);
     }
+    // The sample's leak of brent_kung_scan, of 4096, 8192 and 16384 bytes: one bug.
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0]["ruleId"] == "leak/device-memory-leaked");
-    REQUIRE(lineless.size() == 2);  // the leak and the hidden dataset's race
+    CHECK(warnings[0]["message"]["text"] ==
+          finding::sentence(findings_sample().labs[1].findings[0]) +
+              "; found 3 times (4096 bytes, 8192 bytes, 16384 bytes)");
+    // No line to point at: the file alone, as codeql-action's upload takes a
+    // location (src/fingerprints.ts: "it can be absent if the alert pertains
+    // to the entire file"), not a line 1 that the finding never named.
+    REQUIRE(lineless.size() == 2);  // the leak and the hidden datasets' race
     for (const json& r : lineless) {
-        CHECK(uri(r["locations"][0]) == "labs/02-brent-kung/scan.cu");
-        CHECK(line(r["locations"][0]) == 1);
+        CHECK(r["locations"][0]["physicalLocation"] ==
+              json({{"artifactLocation", {{"uri", "labs/02-brent-kung/scan.cu"}, {"uriBaseId", "%SRCROOT%"}}}}));
         CHECK(r["locations"][0]["message"]["text"] == "scan.cu as a whole: this finding names no line");
-        CHECK(r["locations"][0]["properties"]["wholeFile"] == true);
     }
     CHECK(lineless[0]["ruleId"] == "race/race-finding-on-a-hidden-dataset");
     CHECK(lineless[0]["message"]["text"] ==
-          "race finding on hidden dataset 2 of lab 02 (details shown after grades are published)");
+          "race finding on hidden dataset 2 of lab 02 (details shown after grades are published); found 2 times "
+          "(hidden dataset 2 of lab 02, hidden dataset 3 of lab 02)");
+}
+
+TEST_CASE("SARIF: a result per distinct finding, as report.html lists them") {
+    const Report r = findings_sample();
+    std::size_t distinct = 0;
+    for (const LabResult& lab : r.labs) distinct += distinct_findings(lab.findings).size();
+    CHECK(run_of(r)["results"].size() == distinct);
 }
 
 TEST_CASE("SARIF: the worst first, errors before warnings and undefined behaviour first") {
