@@ -45,11 +45,13 @@ std::vector<DistinctFinding> distinct_findings(const std::vector<Finding>& findi
 }
 
 std::string sizes_text(const DistinctFinding& d) {
-    if (d.sizes.size() < 2) return "";
-    std::string listed;
+    std::vector<std::string> sizes;
     for (const std::string& s : d.sizes)
-        if (!s.empty()) listed += (listed.empty() ? "" : ", ") + s;
-    return "found " + std::to_string(d.sizes.size()) + " times" + (listed.empty() ? "" : " (" + listed + ")");
+        if (!s.empty() && std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+    if (sizes.size() < 2) return "";
+    std::string out = "seen at: ";
+    for (std::size_t i = 0; i < sizes.size(); ++i) out += (i ? ", " : "") + sizes[i];
+    return out;
 }
 
 }  // namespace grader

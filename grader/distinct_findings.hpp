@@ -23,8 +23,9 @@ struct DistinctFinding {
 // `findings` grouped, in the order each bug was first found.
 std::vector<DistinctFinding> distinct_findings(const std::vector<Finding>& findings);
 
-// "" for a bug found once; else how often, and each time's size:
-// "found 3 times (1 block, 2 blocks, 5 blocks)".
+// The sizes it showed at, each once, where there are several: "seen at: 1
+// block, 2 blocks, 5 blocks"; "" otherwise. The grader notes the first few
+// findings of a kind (lab_state.hpp): the sizes of those.
 std::string sizes_text(const DistinctFinding& d);
 
 }  // namespace grader

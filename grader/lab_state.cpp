@@ -1,5 +1,6 @@
 #include "lab_state.hpp"
 
+#include <algorithm>
 
 #include "files.hpp"
 #include "score.hpp"
@@ -19,6 +20,14 @@ void withhold(const Unit& unit, const std::string& on, Verdict& v) {
     if (!v.feedback.empty()) v.feedback = "FAIL  " + unit.what + on + "\n";
     v.undefined.clear();
     for (auto& f : v.findings) f = finding::withheld(f, unit.what);
+    if (v.problems.empty()) return;
+    harness::Problem p;
+    p.severity = std::min_element(v.problems.begin(), v.problems.end(), [](const auto& a, const auto& b) {
+                     return a.severity < b.severity;
+                 })->severity;
+    p.key = "withheld|" + unit.function;  // the hidden datasets' problems are told apart only after publication
+    p.title = unit.function + " fails on a hidden dataset (details shown after grades are published)";
+    v.problems = {p};
 }
 
 Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r) {
@@ -26,6 +35,7 @@ Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r)
     if (!r.ok) {
         v.timed_out = r.timed_out;
         v.feedback = "FAIL  " + unit.what + on + ": " + r.problem + "\n";
+        v.problems = {harness::failed_run(unit.function, r.problem)};
         return v;
     }
     // The run in the emulator's default block order, then (when it made one)
@@ -35,7 +45,10 @@ Verdict judge_run_in_full(const Unit& unit, const std::string& on, const Run& r)
         if (seen.leaked_bytes)
             v.findings.push_back(finding::leak(seen.leaked_bytes, seen.leaked_allocations, unit.function));
         std::string why;
-        for (const auto& c : harness::judge(*unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function))
+        const auto checks = harness::judge(*unit.input, seen, unit.fn->spec, datasets::is_exact(unit.spec.dist), unit.function);
+        for (harness::Problem& p : harness::problems_of(checks, seen, unit.function, ""))
+            v.problems.push_back(std::move(p));
+        for (const auto& c : checks)
             if (!c.ok && !score::safety_rule(c.rule))
                 why += c.rule + ": " + c.message + "\n";  // safety findings are scored apart
         std::vector<Finding> undefined;
@@ -62,6 +75,7 @@ Verdict judge_run(const Unit& unit, const std::string& on, const Run& r) {
 Verdict not_run(const Unit& unit, const std::string& on, const std::string& why) {
     Verdict v;
     v.feedback = "FAIL  " + unit.what + on + ": not run, " + why + "\n";
+    v.problems = {harness::failed_run(unit.function, "not run, " + why)};
     withhold(unit, on, v);
     return v;
 }

@@ -16,6 +16,7 @@
 #include "lab_files.hpp"
 #include "limits.hpp"
 #include "report.hpp"
+#include "triage.hpp"
 
 namespace grader {
 
@@ -29,6 +30,9 @@ struct Verdict {
     // full once; none where the unit is withheld.
     std::vector<Finding> undefined;
     std::vector<Finding> findings;
+    // Its problems for what to fix first (triage.hpp), both block orders';
+    // a withheld unit's, one naming the dataset alone.
+    std::vector<harness::Problem> problems;
     // Wall-clock time of the emulator's run of it (both runs where it ran the
     // blocks in reverse order too), as measured; 0 where none was measured:
     // the GPU runs a plan's datasets in one process, which times no single run.

@@ -85,7 +85,7 @@ std::string markdown_summary(const Report& report);
 // SARIF 2.1.0 for GitHub code scanning (sarif.cpp): one run of the tool
 // "scan-grade", a rule per finding check, a result per distinct finding of
 // every lab (distinct_findings.hpp: the same found again in other blocks or
-// datasets is one, its message saying how often), error or, for a leak,
+// datasets is one, its message giving the sizes it showed at), error or, for a leak,
 // warning, at labs/<lab>/<file> (uriBaseId %SRCROOT%, the student
 // repository's root) and its line (none for a finding that names no line:
 // the file alone), its other places as relatedLocations; the worst first:

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <map>
 #include <regex>
+#include <set>
 #include <string_view>
 
+#include "distinct_findings.hpp"
 #include "divergence_svg.hpp"
 #include "finding_place.hpp"
 #include "outputs.hpp"
@@ -109,6 +111,8 @@ std::string timing_html(const LabResult& lab) {
 
 // ---- Source and findings
 
+constexpr std::size_t kMaxLines = 5000;  // a scan.cu is a page or two; keep a giant one from swamping the page
+
 // Where a finding's sentence shows a line of scan.cu ("at scan.cu:24"), to link it.
 const std::regex kLineRef(R"((^|[^A-Za-z0-9_.])(scan\.cu:([0-9]{1,7})))");
 
@@ -121,23 +125,27 @@ std::vector<std::size_t> named_lines(const Finding& f, std::size_t line_count) {
     return out;
 }
 
-// A finding's sentence escaped, where it shows a line it names a link to it;
-// `named` gets those lines, each once.
-std::string linked(const Finding& finding, const std::string& id, std::size_t line_count,
-                   std::vector<std::size_t>& named) {
-    const std::string text = clean_text(finding::sentence(finding));
-    named = named_lines(finding, line_count);
+// `text` escaped, each "scan.cu:N" it shows of a line in `lines` a link to that line.
+std::string with_links(const std::string& text, const std::string& id, const std::vector<std::size_t>& lines) {
     std::string out;
     std::size_t done = 0;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), kLineRef); it != std::sregex_iterator(); ++it) {
         const std::size_t at = static_cast<std::size_t>(it->position(2));
         const std::size_t line = std::stoul((*it)[3].str());
-        if (std::find(named.begin(), named.end(), line) == named.end()) continue;
+        if (std::find(lines.begin(), lines.end(), line) == lines.end()) continue;
         out += esc(text.substr(done, at - done)) + "<a href=\"#" + id + "-L" + std::to_string(line) + "\">" +
                esc((*it)[2].str()) + "</a>";
         done = at + static_cast<std::size_t>(it->length(2));
     }
     return out + esc(text.substr(done));
+}
+
+// A finding's sentence escaped, where it shows a line it names a link to it;
+// `named` gets those lines, each once.
+std::string linked(const Finding& finding, const std::string& id, std::size_t line_count,
+                   std::vector<std::size_t>& named) {
+    named = named_lines(finding, line_count);
+    return with_links(clean_text(finding::sentence(finding)), id, named);
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -151,23 +159,24 @@ std::vector<std::string> split_lines(const std::string& text) {
 }
 
 std::string source_html(const LabResult& lab) {
-    constexpr std::size_t kMaxLines = 5000;  // a scan.cu is a page or two; keep a giant one from swamping the page
     const std::string id = id_of(lab.lab);
     std::vector<std::string> lines = split_lines(lab.source);
     const std::size_t cut = lines.size() > kMaxLines ? lines.size() - kMaxLines : 0;
     lines.resize(std::min(lines.size(), kMaxLines));
+    const std::vector<DistinctFinding> findings = distinct_findings(lab.findings);  // each bug once
     std::map<std::size_t, std::vector<std::size_t>> marks;  // line -> findings naming it (1-based)
     std::string out = "<section class=\"source\">\n<h3>scan.cu and the safety findings</h3>\n";
-    if (lab.findings.empty()) out += "<p class=\"clean\">No race, barrier, memory or leak findings.</p>\n";
+    if (findings.empty()) out += "<p class=\"clean\">No race, barrier, memory or leak findings.</p>\n";
     else out += "<ol class=\"findings\">\n";
-    for (std::size_t f = 0; f < lab.findings.size(); ++f) {
+    for (std::size_t f = 0; f < findings.size(); ++f) {
         std::vector<std::size_t> named;
+        const std::string sizes = sizes_text(findings[f]);
         out += "<li class=\"finding\" id=\"" + id + "-f" + std::to_string(f + 1) + "\"><span class=\"cat\">" +
-               esc(lab.findings[f].kind) + "</span> " + linked(lab.findings[f], id, lines.size(), named) +
-               "</li>\n";
+               esc(findings[f].finding.kind) + "</span> " + linked(findings[f].finding, id, lines.size(), named) +
+               (sizes.empty() ? "" : " <span class=\"sizes\">" + esc(sizes) + "</span>") + "</li>\n";
         for (std::size_t line : named) marks[line].push_back(f + 1);
     }
-    if (!lab.findings.empty()) out += "</ol>\n";
+    if (!findings.empty()) out += "</ol>\n";
     out += "<div class=\"scroll\"><table class=\"code\">\n";
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const auto m = marks.find(i + 1);
@@ -175,8 +184,8 @@ std::string source_html(const LabResult& lab) {
         if (m != marks.end())
             for (std::size_t f : m->second)
                 notes += "<a href=\"#" + id + "-f" + std::to_string(f) + "\" title=\"" +
-                         esc(finding::sentence(lab.findings[f - 1])) + "\">&#9664; " +
-                         esc(lab.findings[f - 1].kind) + " #" + std::to_string(f) + "</a> ";
+                         esc(finding::sentence(findings[f - 1].finding)) + "\">&#9664; " +
+                         esc(findings[f - 1].finding.kind) + " #" + std::to_string(f) + "</a> ";
         out += "<tr id=\"" + id + "-L" + std::to_string(i + 1) + "\"" + (m != marks.end() ? " class=\"hit\"" : "") +
                "><td class=\"ln\">" + std::to_string(i + 1) + "</td><td class=\"src\">" + esc(lines[i]) +
                "</td><td class=\"marks\">" + notes + "</td></tr>\n";
@@ -186,21 +195,82 @@ std::string source_html(const LabResult& lab) {
     return out + "</section>\n";
 }
 
+// ---- What to fix first (triage.hpp's list, as the lab suites print it)
+
+// The hint of a wrong result ("hint: ..." to the end), as the harness words
+// it and triage.cpp finds it; "" where there is none.
+std::string hint_of(const std::string& text) {
+    const std::size_t at = text.find("hint: ");
+    return at == std::string::npos ? "" : text.substr(at);
+}
+
+// A fix-first title escaped, the lines of the problem's finding (its title
+// names them, finding::title) links to the listing.
+std::string title_html(const std::string& title, const LabResult& lab) {
+    std::vector<std::size_t> lines(std::min(split_lines(lab.source).size(), kMaxLines));
+    for (std::size_t i = 0; i < lines.size(); ++i) lines[i] = i + 1;
+    return with_links(title, id_of(lab.lab), lines);
+}
+
+std::string fix_first_html(const Report& r, std::set<std::string>& hints) {
+    const bool clean = std::all_of(r.labs.begin(), r.labs.end(), [](const LabResult& l) { return l.fix_first.empty(); });
+    std::string out = std::string("<section class=\"fix-first") + (clean ? " clean" : "") + "\">\n<h2>What to fix first</h2>\n";
+    for (const LabResult& lab : r.labs) {
+        out += "<h3><a href=\"#" + id_of(lab.lab) + "\">" + esc(lab.lab) + "</a>: " + fraction(lab.score(), lab.max_score()) +
+               "</h3>\n";
+        if (lab.fix_first.empty()) {
+            out += "<p class=\"na\">" +
+                   esc(!lab.note.empty() ? lab.note : "Nothing to fix: every dataset came out right.") +
+                   (lab.findings.empty() ? "" : " Its safety findings are below, on its source.") + "</p>\n";
+            continue;
+        }
+        out += "<ol>\n";
+        for (const harness::FixFirstItem& item : lab.fix_first) {
+            std::string cls = harness::label(item.severity);
+            std::replace(cls.begin(), cls.end(), ' ', '-');
+            const std::string seen =
+                item.key.empty()   ? ""
+                : item.datasets > 1 ? "first seen: " + item.first + "; same on " + std::to_string(item.datasets - 1) +
+                                         (item.datasets == 2 ? " more dataset" : " more datasets")
+                                   : "seen once: " + item.first;
+            out += "<li class=\"" + cls + "\"><b>" + harness::label(item.severity) + "</b>: " + title_html(item.title, lab) +
+                   (seen.empty() ? "" : " <span class=\"seen\">" + esc(seen) + "</span>") + "</li>\n";
+            if (const std::string hint = hint_of(item.title); !hint.empty()) hints.insert(hint);
+        }
+        out += "</ol>\n";
+    }
+    return out + "</section>\n";
+}
+
+// A test's output, each hint once on the page: a hint line the page shows
+// already (in what to fix first, or an earlier dataset's) is left out.
+std::string output_html(const std::string& output, std::set<std::string>& hints) {
+    std::string out;
+    for (const std::string& line : split_lines(output)) {
+        const std::string hint = line.find_first_not_of(' ') == line.find("hint: ") ? hint_of(line) : "";
+        if (!hint.empty() && !hints.insert(hint).second) {
+            out += "<span class=\"na\">" + esc(line.substr(0, line.size() - hint.size())) + "hint: as above</span>\n";
+            continue;
+        }
+        out += esc(line) + "\n";
+    }
+    return out;
+}
+
 // ---- Tests, labs, the page
 
-std::string tests_html(const LabResult& lab) {
+std::string tests_html(const LabResult& lab, std::set<std::string>& hints) {
     std::vector<const TestResult*> tests;
     for (const TestResult& t : lab.tests) tests.push_back(&t);
     std::stable_partition(tests.begin(), tests.end(), [](const TestResult* t) { return t->status == Status::Failed; });
-    std::string out = "<section class=\"tests\">\n<h3>Tests</h3>\n";
+    std::string out = "<section class=\"tests\">\n<h3>Tests, dataset by dataset</h3>\n";
     for (const TestResult* t : tests) {
         const std::string status = status_name(t->status), cls = t->status == Status::Failed ? "failed"
                                                                   : t->status == Status::Passed ? "passed" : "na";
         const std::string points = t->status == Status::NotGradable ? "n/a" : fraction(t->score, t->max_score);
-        out += "<details class=\"test " + cls + "\"" + (t->status == Status::Failed ? " open" : "") +
-               "><summary><span class=\"badge " + cls + "\">" + status + "</span> " + esc(t->name) +
-               " <span class=\"pts\">" + points + (t->hidden ? " (hidden)" : "") + "</span></summary>\n<pre>" +
-               esc(immediate_output(*t)) + "</pre></details>\n";
+        out += "<details class=\"test " + cls + "\"><summary><span class=\"badge " + cls + "\">" + status + "</span> " +
+               esc(t->name) + " <span class=\"pts\">" + points + (t->hidden ? " (hidden)" : "") + "</span></summary>\n<pre>" +
+               output_html(immediate_output(*t), hints) + "</pre></details>\n";
     }
     return out + "</section>\n";
 }
@@ -222,19 +292,21 @@ std::string divergence_html(const LabResult& lab) {
     return out + "</section>\n";
 }
 
-std::string lab_html(const LabResult& lab) {
+// The source and its findings first (what the fixes are made in), then the
+// tests dataset by dataset, folded, then the maps and the timing.
+std::string lab_html(const LabResult& lab, std::set<std::string>& hints) {
     std::string out = "<section class=\"lab\" id=\"" + id_of(lab.lab) + "\">\n<h2>" + esc(lab.lab) + ": " +
                       fraction(lab.score(), lab.max_score()) + "</h2>\n";
     if (!lab.note.empty()) out += "<p class=\"note\">" + esc(lab.note) + "</p>\n";
-    out += tests_html(lab);
-    if (lab.built) out += divergence_html(lab) + timing_html(lab);
     if (!lab.source.empty()) out += source_html(lab);
+    out += tests_html(lab, hints);
+    if (lab.built) out += divergence_html(lab) + timing_html(lab);
     return out + "</section>\n";
 }
 
 std::string table_html(const Report& r) {
     const auto rows = score_rows(r);
-    std::string out = "<table class=\"scores\">\n";
+    std::string out = "<div class=\"scroll\"><table class=\"scores\">\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
         out += k == 0 ? "<thead><tr>" : k + 1 == rows.size() ? "<tfoot><tr>" : "<tr>";
         for (const ScoreCell& cell : rows[k]) {
@@ -244,7 +316,7 @@ std::string table_html(const Report& r) {
         out += k == 0 ? "</tr></thead>\n<tbody>\n" : k + 1 == rows.size() ? "</tr></tfoot>\n" : "</tr>\n";
         if (k + 2 == rows.size()) out += "</tbody>\n";
     }
-    return out + "</table>\n";
+    return out + "</table></div>\n";
 }
 
 const char* const kStyle = R"(
@@ -272,6 +344,13 @@ div.scroll { overflow-x: auto; } table.code { border-collapse: collapse; font: 1
 table.code td { padding: 0 8px; vertical-align: top; } td.ln { color: #888; text-align: right; user-select: none; }
 td.src { white-space: pre; } tr.hit { background: #ffe3e3; } tr.hit td.ln { color: #c62828; font-weight: 700; }
 tr:target { outline: 2px solid #c62828; } td.marks a { color: #c62828; font-size: 11px; white-space: nowrap; }
+section.fix-first { background: #fff8f0; border: 1px solid #f0c9a0; border-radius: 6px; padding: 2px 16px 8px; margin: 12px 0; }
+section.fix-first h2 { border: 0; margin-top: 8px; } section.fix-first h3 { font-size: 15px; margin: 10px 0 2px; }
+section.fix-first ol { padding-left: 24px; margin: 4px 0; } section.fix-first li { margin: 4px 0; }
+li.undefined-behaviour b { color: #c62828; } li.wrong-result b { color: #a04a00; } li.note b { color: #555; }
+.seen, .sizes { color: #666; font-size: 12px; } h3 { margin-bottom: 6px; } th.label { white-space: nowrap; }
+section.fix-first.clean { background: #f0f8f0; border-color: #a8d5a8; }
+@media (max-width: 600px) { body { margin: 10px; } table.scores th, table.scores td { padding: 2px 5px; } }
 )";
 
 }  // namespace
@@ -283,15 +362,18 @@ std::string report_html(const Report& r) {
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
         "<title>scan-labs: " + esc(r.submission) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n" +
         "<header>\n<h1>scan-labs report: " + esc(r.submission) + "</h1>\n<p class=\"total\">Total " + esc(total_text(r)) +
-        "</p>\n<dl class=\"meta\"><dt>backends</dt><dd>" + esc(r.backend) + "</dd><dt>device</dt><dd>" + esc(r.device) +
-        "</dd><dt>sandbox</dt><dd>" + (r.sandboxed ? "bubblewrap" : "none") + "</dd></dl>\n</header>\n" + table_html(r);
+        "</p>\n</header>\n";
+    std::set<std::string> hints;  // the hints the page shows, each once
+    out += fix_first_html(r, hints) + table_html(r) + "<dl class=\"meta\"><dt>backends</dt><dd>" + esc(r.backend) +
+           "</dd><dt>device</dt><dd>" + esc(r.device) + "</dd><dt>sandbox</dt><dd>" + (r.sandboxed ? "bubblewrap" : "none") +
+           "</dd></dl>\n";
     const auto notes = all_notes(r);
     if (!notes.empty()) {
         out += "<ul class=\"notes\">\n";
         for (const std::string& note : notes) out += "<li>" + esc(note) + "</li>\n";
         out += "</ul>\n";
     }
-    for (const LabResult& lab : r.labs) out += lab_html(lab);
+    for (const LabResult& lab : r.labs) out += lab_html(lab, hints);
     if (const std::string times = phases_text(r); !times.empty()) out += "<footer><p>" + esc(times) + "</p></footer>\n";
     return out + "</body>\n</html>\n";
 }

@@ -20,8 +20,8 @@ namespace {
 
 // Bumped when LabResult or its JSON changes: older entries are then misses
 // (3: findings as records, finding.hpp, and divergence reports in parts;
-// 4: a finding's source by name, finding_json.hpp).
-constexpr int kFormat = 4;
+// 4: a finding's source by name, finding_json.hpp; 5: what to fix first).
+constexpr int kFormat = 5;
 
 json divergence_to_json(const harness::KernelDivergence& d) {
     json cells = json::array();
@@ -93,9 +93,12 @@ json lab_to_json(const LabResult& lab) {
     for (const DivergenceMaps& d : lab.divergence)
         divergence.push_back({{"function", d.function}, {"dataset", d.dataset}, {"mine", divergences_to_json(d.mine)},
                               {"reference", divergences_to_json(d.reference)}, {"not_scored", d.not_scored}});
+    json fix_first = json::array();
+    for (const harness::FixFirstItem& i : lab.fix_first)
+        fix_first.push_back({static_cast<int>(i.severity), i.key, i.title, i.first, i.datasets, i.kernel, i.lowest});
     return {{"lab", lab.lab},   {"submitted", lab.submitted}, {"built", lab.built},   {"note", lab.note},
             {"components", lab.components}, {"tests", tests}, {"source", lab.source}, {"findings", lab.findings},
-            {"divergence", divergence}, {"emulator_limits", limits_to_json(lab.emulator_limits)}};
+            {"divergence", divergence}, {"emulator_limits", limits_to_json(lab.emulator_limits)}, {"fix_first", fix_first}};
 }
 
 LabResult lab_from_json(const json& j) {
@@ -118,6 +121,12 @@ LabResult lab_from_json(const json& j) {
         lab.divergence.push_back({d.at("function"), d.at("dataset"), divergences_from_json(d.at("mine")),
                                   divergences_from_json(d.at("reference")), d.value("not_scored", "")});
     lab.emulator_limits = limits_from_json(j.at("emulator_limits"));
+    for (const json& i : j.at("fix_first")) {
+        const int severity = i.at(0);
+        if (severity < 0 || severity > static_cast<int>(harness::Severity::Note))
+            throw json::out_of_range::create(401, "a fix-first item's severity is out of range", &i);
+        lab.fix_first.push_back({static_cast<harness::Severity>(severity), i.at(1), i.at(2), i.at(3), i.at(4), i.at(5), i.at(6)});
+    }
     return lab;
 }
 

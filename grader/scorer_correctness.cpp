@@ -47,6 +47,17 @@ void score_correctness(const Context& ctx, LabState& state) {
         passed += u.scored && u.passed;
     }
     state.gate = scored ? static_cast<double>(passed) / static_cast<double>(scored) : 0;
+    // What to fix first, by the suites' own triage: each unit one dataset,
+    // its problems on every backend that judged it.
+    harness::Triage triage;
+    for (const auto& u : state.units) {
+        std::vector<harness::Problem> problems;
+        for (std::size_t b = 0; b < u.on.size(); ++b)
+            if (static_cast<int>(b) != state.emu_off && !u.on[b].skipped)
+                problems.insert(problems.end(), u.on[b].problems.begin(), u.on[b].problems.end());
+        triage.add(u.function, u.what, problems);
+    }
+    out.fix_first = triage.fix_first();
     std::vector<std::pair<std::string, std::string>> groups;
     for (const auto& u : state.units)
         if (std::find(groups.begin(), groups.end(), std::make_pair(u.cls, u.function)) == groups.end()) groups.push_back({u.cls, u.function});

@@ -2,7 +2,8 @@
 """report-browser.py SCAN_GRADE KIT OUT [WORK]: grades the corpus entry
 lab02-modulo-mapping (lab 02, emulator; in the grader's work folder WORK,
 default OUT/work) and renders its report.html in
-headless Chromium: the rendered DOM must hold the score table, both
+headless Chromium: the rendered DOM must open on what to fix first, then
+the source before the folded tests, and hold the score table, both
 divergence maps with every cell, the source listing and the feedback, and the
 screenshot (decoded here with zlib) must be the window's size, not blank, and
 show the colours of the student's partially active cells (the modulo mapping
@@ -146,6 +147,16 @@ def main():
     dom.feed(dumped.stdout)
     page_text = open(page, encoding="utf-8").read()
 
+    # What to fix first opens the page; the source comes before the tests, which are folded.
+    sections = [e[1].get("class", "") for e in dom.find("section")]
+    check(sections[0].split()[:1] == ["fix-first"] and "source" in sections and sections.index("source") < sections.index("tests"),
+          f"the page opens on what to fix first, then the source, then the tests: {sections[:6]}")
+    fix = dom.find("section", "fix-first")
+    # The modulo mapping computes every dataset right (its divergence alone costs points).
+    check("[failed] lab02 correctness" not in feedback and bool(fix)
+          and "Nothing to fix: every dataset came out right." in fix[0][2],
+          "what to fix first: nothing, as every correctness test passed", fix[0][2][:300] if fix else None)
+    check(not any("open" in e[1] for e in dom.find("details")), "every test's dataset-by-dataset detail is folded")
     # The score table: the header and lab 02's row.
     tables = dom.find("table", "scores")
     check(len(tables) == 1 and all(w in tables[0][2] for w in ("correctness", "safety", "divergence", "timing", "02-brent-kung")),

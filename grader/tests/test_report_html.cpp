@@ -100,7 +100,62 @@ TEST_CASE("everything from the submission is escaped, and nothing is fetched") {
     CHECK(html.find("Hidden dataset: output shown after grades are published.") != std::string::npos);
 }
 
-TEST_CASE("header, score table, and the failed test first and open") {
+// sample() with what the stub of lab 01 gave on three datasets: one wrong
+// result's hint on each, and one race in 1, 2 and 5 blocks.
+Report repeated() {
+    Report r = sample();
+    LabResult& lab = r.labs[0];
+    const std::string hint = "  hint: values differ inside the section: check each step's index arithmetic";
+    lab.tests[0] = {"lab02 correctness: section", lab.lab, "correctness", 0, 60, Status::Failed, false,
+                    "FAIL  walk4 n=1023\n" + hint + "\nFAIL  walk4 n=1024\n" + hint + "\nFAIL  walk1 n=4097\n" + hint + "\n", 0};
+    const Finding race = lab.findings[0];
+    for (unsigned long long blocks : {2, 5}) {
+        lab.findings.push_back(race);
+        lab.findings.back().message = "a read at scan.cu:24 and a write at scan.cu:24 in block (" + std::to_string(blocks) + ",0,0)";
+        lab.findings.back().reports = blocks;
+    }
+    lab.findings[0].reports = 1;
+    using harness::Severity;
+    lab.fix_first = {{Severity::UndefinedBehaviour, "finding|race", "data race on shared memory in kernel k at scan.cu:24",
+                      "brent_kung_scan on walk4 n=1023", 3, "", 1},
+                     {Severity::WrongResult, "outputs_match", "brent_kung_scan computes wrong values; hint: values differ "
+                      "inside the section: check each step's index arithmetic", "brent_kung_scan on walk4 n=1023", 3, "", 1}};
+    return r;
+}
+
+TEST_CASE("the page opens on what to fix first, then the source and its findings; the tests folded") {
+    const std::string html = report_html(repeated());
+    const std::size_t fix = html.find("<section class=\"fix-first\""), source = html.find("<section class=\"source\""),
+                      tests = html.find("<section class=\"tests\""), maps = html.find("<section class=\"divergence\"");
+    REQUIRE(fix != std::string::npos);
+    CHECK(fix < html.find("<table class=\"scores\""));
+    CHECK(fix < source);
+    CHECK(source < tests);
+    CHECK(tests < maps);
+    // The suites' list (triage.hpp), in its order, each with where it was first seen and on how many datasets.
+    CHECK(html.find("<li class=\"undefined-behaviour\"><b>undefined behaviour</b>: data race on shared memory in kernel k "
+                    "at <a href=\"#lab-02-brent-kung-L24\">scan.cu:24</a> <span class=\"seen\">first seen: brent_kung_scan on walk4 n=1023; same on 2 more "
+                    "datasets</span></li>") != std::string::npos);
+    CHECK(html.find("wrong result</b>: brent_kung_scan computes wrong values") > html.find("undefined behaviour</b>: data race"));
+    CHECK(html.find("<details class=\"test") != std::string::npos);
+    CHECK(html.find(" open>") == std::string::npos);  // every per-dataset detail folded
+    // Each hint once on the page: in what to fix first, not again per dataset.
+    CHECK(count(html, "hint: values differ inside the section") == 1);
+    CHECK(count(html, "FAIL  walk") == 3);
+    // A lab with nothing to fix says so.
+    Report clean = sample();
+    clean.labs[0].fix_first.clear();
+    CHECK(report_html(clean).find("Nothing to fix: every dataset came out right.") != std::string::npos);
+}
+
+TEST_CASE("each finding once, with the sizes it showed at") {
+    const std::string html = report_html(repeated());
+    CHECK(count(html, "<li class=\"finding\"") == 2);  // the race (3 times) and the out-of-bounds read
+    CHECK(html.find("<span class=\"sizes\">seen at: 1 report, 2 reports, 5 reports</span>") != std::string::npos);
+    CHECK(count(html, "<a href=\"#lab-02-brent-kung-f1\"") == 1);  // one mark on line 24
+}
+
+TEST_CASE("header, score table, and the failed test first") {
     const std::string html = report_html(sample());
     CHECK(html.find("<dt>device</dt><dd>NVIDIA H100 80GB HBM3</dd>") != std::string::npos);
     CHECK(html.find("<dt>backends</dt><dd>emu+cuda</dd>") != std::string::npos);
@@ -111,7 +166,7 @@ TEST_CASE("header, score table, and the failed test first and open") {
     const std::size_t safety = html.find("lab02 safety"), section = html.find("lab02 correctness: section");
     REQUIRE(safety != std::string::npos);
     CHECK(safety < section);
-    CHECK(html.find("<details class=\"test failed\" open><summary><span class=\"badge failed\">failed</span> lab02 safety") !=
+    CHECK(html.find("<details class=\"test failed\"><summary><span class=\"badge failed\">failed</span> lab02 safety") !=
           std::string::npos);
     CHECK(html.find("<details class=\"test passed\"><summary>") != std::string::npos);
 }

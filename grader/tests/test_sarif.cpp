@@ -60,7 +60,7 @@ TEST_CASE("SARIF: each finding at its lab's file and line, its other places rela
     CHECK((*header)["relatedLocations"][1]["id"] == 2);
 }
 
-TEST_CASE("SARIF: one result per check and line, the first finding's, saying how often; leaks told apart by their function") {
+TEST_CASE("SARIF: one result per check and line, the first finding's, with its sizes; leaks told apart by their function") {
     Report r = findings_sample();
     std::size_t at21 = 0;
     const json run = run_of(r);
@@ -68,7 +68,7 @@ TEST_CASE("SARIF: one result per check and line, the first finding's, saying how
         if (uri(x["locations"][0]) == "labs/01-kogge-stone/scan.cu" && line(x["locations"][0]) == 21) {
             ++at21;
             // block (0,0,0)'s, not (3,0,0)'s, and the blocks each time showed it in
-            CHECK(x["message"]["text"] == finding::sentence(r.labs[0].findings[7]) + "; found 2 times (1 block, 5 blocks)");
+            CHECK(x["message"]["text"] == finding::sentence(r.labs[0].findings[7]) + "; seen at: 1 block, 5 blocks");
         }
     CHECK(at21 == 1);
     // Two leaks, of two functions, both of the file as a whole: two results.
@@ -92,7 +92,7 @@ TEST_CASE("SARIF: one leak on three datasets is one result; a finding that names
     CHECK(warnings[0]["ruleId"] == "leak/device-memory-leaked");
     CHECK(warnings[0]["message"]["text"] ==
           finding::sentence(findings_sample().labs[1].findings[0]) +
-              "; found 3 times (4096 bytes, 8192 bytes, 16384 bytes)");
+              "; seen at: 4096 bytes, 8192 bytes, 16384 bytes");
     // No line to point at: the file alone, as codeql-action's upload takes a
     // location (src/fingerprints.ts: "it can be absent if the alert pertains
     // to the entire file"), not a line 1 that the finding never named.
@@ -104,8 +104,8 @@ TEST_CASE("SARIF: one leak on three datasets is one result; a finding that names
     }
     CHECK(lineless[0]["ruleId"] == "race/race-finding-on-a-hidden-dataset");
     CHECK(lineless[0]["message"]["text"] ==
-          "race finding on hidden dataset 2 of lab 02 (details shown after grades are published); found 2 times "
-          "(hidden dataset 2 of lab 02, hidden dataset 3 of lab 02)");
+          "race finding on hidden dataset 2 of lab 02 (details shown after grades are published); seen at: "
+          "hidden dataset 2 of lab 02, hidden dataset 3 of lab 02");
 }
 
 TEST_CASE("SARIF: a result per distinct finding, as report.html lists them") {

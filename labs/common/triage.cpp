@@ -116,6 +116,16 @@ std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observa
     return out;
 }
 
+Problem failed_run(const std::string& function, const std::string& why) {
+    Problem p;
+    p.rule = "run";
+    p.key = "run|" + function + "|" + without_numbers(first_line(why));
+    p.title = function + ": " + first_line(why);
+    p.brief = shortened(first_line(why), 160);
+    p.full = why;
+    return p;
+}
+
 std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems) {
     std::vector<std::string> briefs;
     for (const auto& p : problems)

@@ -43,6 +43,11 @@ struct Problem {
 std::vector<Problem> problems_of(const std::vector<Check>& checks, const Observation& seen,
                                  const std::string& function, const std::string& folder);
 
+// A run of `function` that gave no result to judge (it crashed, timed out
+// or was not run), `why` saying so: one problem, a wrong result, the same on
+// every dataset where `why` differs only in its numbers.
+Problem failed_run(const std::string& function, const std::string& why);
+
 // A failing dataset's line, without the leading "  FAIL  ".
 std::string fail_line(const std::string& dataset, const std::vector<Problem>& problems);
 

@@ -223,3 +223,11 @@ TEST_CASE("other hints, rules and functions are other problems; a passing run ha
     CHECK(triage.summary("").find("3 distinct problems (f on 2 of 3 datasets, g on 1 of 1 dataset)") !=
           std::string::npos);
 }
+
+TEST_CASE("a run that gave nothing to judge is one problem on every dataset, whatever its numbers") {
+    const Problem a = failed_run("kogge_stone_scan", "timed out after 12 s"), b = failed_run("kogge_stone_scan", "timed out after 30 s");
+    CHECK(a.key == b.key);
+    CHECK(a.key != failed_run("brent_kung_scan", "timed out after 12 s").key);
+    CHECK(a.severity == Severity::WrongResult);
+    CHECK(a.title == "kogge_stone_scan: timed out after 12 s");
+}
