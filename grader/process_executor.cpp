@@ -412,9 +412,12 @@ GpuDivergence ProcessExecutor::gpu_divergence(const catalog::Lab& lab, const cat
             limits.timeout_s = run_timeout(ctx_, "cuda", spec.n) + 120;  // ncu's start and replays
             limits.output_bytes = 1 << 20;
             limits.only_given = true;
+            // Instruction counts need neither a flushed cache nor locked clocks,
+            // which cost ncu time a kernel while the GPU is held alone.
             const Outcome o = run_contained(
-                {"ncu", "--csv", "--metrics", bench::kLaneMetrics, bench, "--lab", lab.id, "--function", fn.name, "--module",
-                 module, "--once", std::to_string(spec.n), "--seed", std::to_string(spec.seed)},
+                {"ncu", "--csv", "--cache-control", "none", "--clock-control", "none", "--metrics", bench::kLaneMetrics,
+                 bench, "--lab", lab.id, "--function", fn.name, "--module", module, "--once", std::to_string(spec.n),
+                 "--seed", std::to_string(spec.seed)},
                 folder.scratch, {folder.scratch},
                 limits, ctx_.sandbox, {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()}, env());
             const bench::Profile p = bench::parse_ncu(o.output);
