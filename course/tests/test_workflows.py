@@ -53,8 +53,9 @@ CONTEXT = {"vars.SCAN_LABS_KIT": "my-course/scan-labs-kit", "secrets.SCAN_LABS_K
            "github.workspace": os.path.join(work, "workspace")}
 # The student's lab 02: a corpus entry whose race the emulator finds at line 25, column 71 (its +=).
 FAILING_LAB02 = os.path.join(kit, "grader", "tests", "corpus", "lab02-missing-barrier", "labs", "02-brent-kung", "scan.cu")
+# Once, with the block counts it showed at (the distinct findings of results.sarif).
 RACE = (r"::error file=labs/02-brent-kung/scan\.cu,line=25,col=71,title=data race on shared memory::data race on shared "
-        r"memory in kernel brent_kung_kernel: .*; launched at scan\.cu:35")
+        r"memory in kernel brent_kung_kernel: .*; launched at scan\.cu:35; seen at: 1 block, 2 blocks, 3 blocks")
 # The student repository, as Classroom 50 names it: <classroom>-<assignment>-<owner>.
 CLASSROOM, ASSIGNMENT, OWNER = "cuda-fall", "scan-labs", "jdoe"
 REPOSITORY, SHA = "my-course/%s-%s-%s" % (CLASSROOM, ASSIGNMENT, OWNER), "0123456789abcdef0123456789abcdef01234567"
