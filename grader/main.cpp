@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "catalog.hpp"
+#include "class_report.hpp"
 #include "classroom50.hpp"
 #include "batch.hpp"
 #include "export.hpp"
@@ -34,6 +35,7 @@ constexpr const char* kUsage = R"(usage: scan-grade [SUBMISSION] [options]      
        scan-grade --batch FOLDER [options]        grade every submission in FOLDER into a gradebook
        scan-grade --batch FOLDER --slurm [options] submit the batch to Slurm as a job array
        scan-grade merge OUT [--batch FOLDER]      the gradebook of a Slurm batch (scan-grade merge --help)
+       scan-grade report OUT                      OUT/class.json and class.html, the class at a glance
        scan-grade export DIR [--kit DIR] [--force]  write the student repository into DIR
                                                   (scan-grade export --help)
 
@@ -223,6 +225,7 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "export") == 0)
         return export_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
     if (argc > 1 && std::strcmp(argv[1], "merge") == 0) return merge_main(std::vector<std::string>(argv + 2, argv + argc));
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) return report_main(std::vector<std::string>(argv + 2, argv + argc));
     Context ctx;
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
@@ -483,7 +486,9 @@ int main(int argc, char** argv) {
                 const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, lms_assignment);
                 std::fputs(book.summary.c_str(), stdout);
                 for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
-                std::printf("%s: %s and one folder per student in %s/\n", summary.c_str(), book.files.c_str(), out.c_str());
+                std::string files = book.files;
+                if (!finished.empty()) files += ", " + write_class_report(out);
+                std::printf("%s: %s and one folder per student in %s/\n", summary.c_str(), files.c_str(), out.c_str());
             } else {
                 std::printf("%s: one folder per student in %s/; scan-grade merge %s writes the gradebook\n", summary.c_str(),
                             out.c_str(), out.c_str());

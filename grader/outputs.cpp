@@ -1,6 +1,7 @@
 #include "outputs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -138,6 +139,16 @@ std::string test_output(const TestResult& t) {
 
 std::string immediate_output(const TestResult& t) {
     return t.hidden ? "Hidden dataset: output shown after grades are published." : test_output(t);
+}
+
+std::string uri_segment(const std::string& s) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : s) {
+        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') out += static_cast<char>(c);
+        else out += std::string("%") + hex[c >> 4] + hex[c & 15];
+    }
+    return out;
 }
 
 std::string xml_escape(std::string_view s) {

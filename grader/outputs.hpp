@@ -34,6 +34,9 @@ std::string status_name(Status status);                    // "passed", "failed"
 // UTF-8 replaced by U+FFFD, and only characters XML 1.0 allows kept, less
 // the control characters DEL and C1 (tab, newline and CR stay).
 std::string clean_text(std::string_view s);
+// A URI reference's path segment: what is not unreserved (RFC 3986) as %XX
+// (SARIF's file names, class.html's links).
+std::string uri_segment(const std::string& s);
 // clean_text, then & < > " ' as entities: for XML and HTML text and attributes.
 std::string xml_escape(std::string_view s);
 // What a student reads for a test; for a not-gradable one, why.

@@ -106,28 +106,32 @@ json rule(const Finding& f) {
             {"properties", {{"tags", {"cuda", "safety", f.kind}}, {"precision", "very-high"}, {"problem.severity", level}}}};
 }
 
-// A URI reference's path segment: what is not unreserved (RFC 3986) as %XX.
-std::string uri_segment(const std::string& s) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') out += static_cast<char>(c);
-        else out += std::string("%") + hex[c >> 4] + hex[c & 15];
+// Line `line` (1-based) of `source`, "" past its end.
+std::string source_line(const std::string& source, unsigned line) {
+    std::size_t at = 0;
+    for (unsigned k = 1; k < line && at != std::string::npos; ++k) {
+        at = source.find('\n', at);
+        if (at != std::string::npos) ++at;
     }
-    return out;
+    if (at == std::string::npos || at >= source.size()) return "";
+    return source.substr(at, source.find('\n', at) - at);
 }
 
-// The student repository holds lab `lab`'s files in labs/<lab>/; line 0: the file alone.
-json physical(const std::string& lab, const std::string& file, unsigned line, unsigned column = 0) {
-    json out = {{"artifactLocation", {{"uri", "labs/" + uri_segment(lab) + "/" + uri_segment(file)}, {"uriBaseId", "%SRCROOT%"}}}};
+// The student repository holds lab `lab`'s files in labs/<lab>/; line 0: the
+// file alone. A line of scan.cu carries its text (region.snippet, SARIF
+// 3.30.13): the class report (class_report.hpp) groups findings by it.
+json physical(const LabResult& lab, const std::string& file, unsigned line, unsigned column = 0) {
+    json out = {{"artifactLocation", {{"uri", "labs/" + uri_segment(lab.lab) + "/" + uri_segment(file)}, {"uriBaseId", "%SRCROOT%"}}}};
     if (line == 0) return out;
     json region = {{"startLine", line}};
     if (column) region["startColumn"] = column;  // where the emulator read one (1-based, as SARIF's default)
+    if (const std::string text = file == "scan.cu" ? source_line(lab.source, line) : ""; !text.empty())
+        region["snippet"] = {{"text", clean_text(text)}};
     out["region"] = region;
     return out;
 }
 
-json result(const std::string& lab, const DistinctFinding& d) {
+json result(const LabResult& lab, const DistinctFinding& d) {
     const Finding& f = d.finding;
     const std::vector<finding::Place> at = finding::places(f);
     json location = {{"physicalLocation", at.empty() ? physical(lab, "scan.cu", 0)
@@ -145,7 +149,7 @@ json result(const std::string& lab, const DistinctFinding& d) {
               {"message", {{"text", clean_text(finding::sentence(f) + (found.empty() ? "" : "; " + found))}}},
               {"locations", json::array({location})}};
     if (!related.empty()) r["relatedLocations"] = related;
-    r["properties"] = {{"lab", lab}, {"undefinedBehavior", f.undefined}};
+    r["properties"] = {{"lab", lab.lab}, {"undefinedBehavior", f.undefined}};
     return r;
 }
 
@@ -170,7 +174,7 @@ std::string sarif_json(const Report& report) {
                      [&](const Entry& a, const Entry& b) { return rank(a.finding.finding) < rank(b.finding.finding); });
     json rules = json::array(), results = json::array();
     for (const Entry& e : entries) {
-        json r = result(e.lab->lab, e.finding);
+        json r = result(*e.lab, e.finding);
         const auto known = std::find_if(rules.begin(), rules.end(), [&](const json& x) { return x["id"] == r["ruleId"]; });
         r["ruleIndex"] = known - rules.begin();
         if (known == rules.end()) rules.push_back(rule(e.finding.finding));

@@ -13,6 +13,7 @@
 #include "outputs.hpp"
 #include "resume.hpp"
 #include "batch.hpp"
+#include "class_report.hpp"
 #include "submission.hpp"
 
 namespace fs = std::filesystem;
@@ -243,7 +244,8 @@ int merge_main(const std::vector<std::string>& args) {
     const BatchBook book = write_gradebook(reports, out, roster ? &*roster : nullptr, assignment);
     std::fputs(book.summary.c_str(), stdout);
     for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade merge: warning: %s\n", w.c_str());
-    std::printf("%zu submissions in the gradebook: %s\n", reports.size(), book.files.c_str());
+    std::printf("%zu submissions in the gradebook: %s%s\n", reports.size(), book.files.c_str(),
+                reports.empty() ? "" : (", " + write_class_report(out)).c_str());
     if (missing.empty()) return 0;
     std::printf("%zu submissions missing (no grade.json): run the same scan-grade --batch ... --slurm again to grade only these\n",
                 missing.size());

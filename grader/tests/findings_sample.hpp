@@ -62,6 +62,9 @@ inline Report findings_sample() {
                                      "block (0,0,0): section[1535] written by thread 0 at scan.cu:25 and read by "
                                      "thread 2 at scan.cu:25 between the same two barriers"));
     lab02.back().launch = "scan.cu:35";
+    // Lab 02's scan.cu, its race's line 25 as in lab02-missing-barrier: results.sarif quotes it.
+    for (int line = 1; line <= 40; ++line)
+        r.labs[1].source += line == 25 ? "            section[index] += section[index - stride];\n" : "// line " + std::to_string(line) + "\n";
     finding::Finding sanitizer;
     sanitizer.source = finding::Source::Sanitizer;
     sanitizer.kind = "memory";

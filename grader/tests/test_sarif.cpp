@@ -45,7 +45,11 @@ TEST_CASE("SARIF: each finding at its lab's file and line, its other places rela
     CHECK(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
     CHECK(r.at("message").at("text") ==
           finding::sentence(findings_sample().labs[1].findings[1]));  // the words people read elsewhere
+    // The line's text (region.snippet, SARIF 3.30.13), by which the class report groups findings; its launch's too.
+    CHECK(r["locations"][0]["physicalLocation"]["region"]["snippet"]["text"] ==
+          "            section[index] += section[index - stride];");
     REQUIRE(r.at("relatedLocations").size() == 1);
+    CHECK(r["relatedLocations"][0]["physicalLocation"]["region"]["snippet"]["text"] == "// line 35");
     CHECK(line(r["relatedLocations"][0]) == 35);
     CHECK(r["relatedLocations"][0]["message"]["text"] == "the kernel was launched here");
 
@@ -55,6 +59,7 @@ TEST_CASE("SARIF: each finding at its lab's file and line, its other places rela
     });
     REQUIRE(header != results.end());
     CHECK(line((*header)["locations"][0]) == 7);
+    CHECK(!(*header)["locations"][0]["physicalLocation"]["region"].contains("snippet"));  // its text is not in the report
     REQUIRE((*header)["relatedLocations"].size() == 2);
     CHECK(line((*header)["relatedLocations"][0]) == 16);
     CHECK((*header)["relatedLocations"][1]["id"] == 2);
@@ -162,7 +167,9 @@ TEST_CASE("SARIF: a region's startColumn where the emulator read the column, non
                line(x["locations"][0]) == 25;
     });
     REQUIRE(it != results.end());
-    CHECK((*it)["locations"][0]["physicalLocation"]["region"] == json({{"startLine", 25}, {"startColumn", 71}}));
+    const json& region = (*it)["locations"][0]["physicalLocation"]["region"];
+    CHECK(region["startLine"] == 25);
+    CHECK(region["startColumn"] == 71);
     CHECK_FALSE((*it)["relatedLocations"][0]["physicalLocation"]["region"].contains("startColumn"));  // the launch
     CHECK(run_of(findings_sample()).dump().find("startColumn") == std::string::npos);  // the sample's: none read
 }

@@ -1,0 +1,128 @@
+// class.html (class_report.hpp): the class at a glance, drawn from class.json's data.
+#include <algorithm>
+#include <string>
+
+#include "class_report.hpp"
+#include "outputs.hpp"
+
+using json = nlohmann::json;
+
+namespace grader {
+
+namespace {
+
+std::string esc(const std::string& s) { return xml_escape(s); }
+std::string num(double v) { return format_points(v); }
+
+// A histogram of d's 10 bins over [lo, hi], with the quartiles' box and the median under it.
+std::string histogram_svg(const json& d, const std::string& unit) {
+    const double w = 300, h = 70, left = 4, bar_w = w / 10;
+    const auto& counts = d["histogram"];
+    int most = 1;
+    for (const auto& c : counts) most = std::max(most, c.get<int>());
+    const double lo = d["lo"], hi = d["hi"];
+    const auto x = [&](double v) { return left + (hi > lo ? (v - lo) / (hi - lo) : 0) * w; };
+    std::string svg = "<svg class=\"hist\" width=\"310\" height=\"112\" viewBox=\"0 0 310 112\" role=\"img\"><title>" +
+                      esc(num(d["count"]) + " values; median " + num(d["median"]) + unit + ", quartiles " + num(d["q1"]) +
+                          unit + " and " + num(d["q3"]) + unit) + "</title>";
+    for (std::size_t b = 0; b < counts.size(); ++b) {
+        const int c = counts[b];
+        const double bh = h * c / most;
+        svg += "<rect x=\"" + num(left + b * bar_w + 1) + "\" y=\"" + num(h - bh + 12) + "\" width=\"" + num(bar_w - 2) +
+               "\" height=\"" + num(bh) + "\" fill=\"#4a78b5\"/>";
+        if (c) svg += "<text x=\"" + num(left + b * bar_w + bar_w / 2) + "\" y=\"" + num(h - bh + 10) + "\" class=\"n\">" +
+                      std::to_string(c) + "</text>";
+    }
+    svg += "<line x1=\"" + num(left) + "\" y1=\"82\" x2=\"" + num(left + w) + "\" y2=\"82\" stroke=\"#888\"/>";
+    if (d["count"].get<int>() > 0) {
+        svg += "<rect x=\"" + num(x(d["q1"])) + "\" y=\"86\" width=\"" + num(std::max(1.0, x(d["q3"]) - x(d["q1"]))) +
+               "\" height=\"8\" fill=\"#cfd9e8\" stroke=\"#333\"/>";
+        svg += "<line x1=\"" + num(x(d["median"])) + "\" y1=\"84\" x2=\"" + num(x(d["median"])) +
+               "\" y2=\"96\" stroke=\"#c0392b\" stroke-width=\"2\"/>";
+    }
+    svg += "<text x=\"" + num(left) + "\" y=\"108\" class=\"a\">" + esc(num(lo) + unit) + "</text><text x=\"" + num(left + w) +
+           "\" y=\"108\" class=\"a\" text-anchor=\"end\">" + esc(num(hi) + unit) + "</text></svg>";
+    return svg;
+}
+
+std::string stats_cell(const json& d, const std::string& unit) {
+    return "median <b>" + esc(num(d["median"]) + unit) + "</b><br>quartiles " + esc(num(d["q1"]) + unit) + " – " +
+           esc(num(d["q3"]) + unit) + "<br>range " + esc(num(d["min"]) + unit) + " – " + esc(num(d["max"]) + unit) + "<br>" +
+           std::to_string(d["count"].get<int>()) + (d["count"].get<int>() == 1 ? " student" : " students");
+}
+
+std::string distributions(const json& list, const std::string& first, const std::string& unit) {
+    std::string html = "<table><tr><th>" + first + "</th><th>distribution</th><th></th></tr>";
+    for (const json& d : list) {
+        std::string label = esc(d["lab"].get<std::string>());
+        if (d.contains("component"))
+            label += "<br>" + esc(d["component"].get<std::string>()) + " (of " + num(d["max_score"]) + ")";
+        html += "<tr><td>" + label + "</td><td>" + histogram_svg(d, unit) + "</td><td class=\"s\">" + stats_cell(d, unit) + "</td></tr>";
+    }
+    return html + "</table>";
+}
+
+}  // namespace
+
+std::string class_html(const json& data) {
+    std::string h =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>The class at a glance</title><style>"
+        "body{font:15px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#222}"
+        "h1{font-size:24px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd}"
+        "table{border-collapse:collapse;margin:8px 0}td,th{border-bottom:1px solid #e4e4e4;padding:5px 10px;text-align:left;vertical-align:top}"
+        "td.s{font-size:13px;white-space:nowrap}svg text{font:10px sans-serif;fill:#333}svg text.n{text-anchor:middle}"
+        ".bar{display:inline-block;height:10px;background:#4a78b5;vertical-align:middle}.bad{color:#b03a2e}"
+        "code{background:#f3f3f3;padding:1px 4px;border-radius:3px}.ex{font-size:13px;color:#555}"
+        "</style></head><body>\n<h1>The class at a glance</h1>\n<p>" +
+        std::to_string(data["students"].get<int>()) + " students: " + std::to_string(data["graded"].get<int>()) +
+        " graded, " + std::to_string(data["refused"].get<int>()) +
+        " refused. Quartiles are linear between the sorted scores; the box under each histogram spans them, the red line is the median.</p>\n";
+
+    h += "<h2>Scores per lab and component</h2>\n" + distributions(data["scores"], "lab, component", "");
+
+    h += "\n<h2>Datasets passed, worst first</h2>\n<table><tr><th>lab</th><th>dataset</th><th>passed</th><th></th></tr>";
+    for (const json& d : data["datasets"]) {
+        const double share = d["share"];
+        h += "<tr><td>" + esc(d["lab"]) + "</td><td>" + esc(d["dataset"]) + "</td><td" + (share < 0.5 ? " class=\"bad\"" : "") +
+             ">" + num(std::round(share * 1000) / 10) + "% (" + std::to_string(d["passed"].get<int>()) + " of " +
+             std::to_string(d["graded"].get<int>()) + ")</td><td><span class=\"bar\" style=\"width:" +
+             num(std::round(share * 150)) + "px\"></span></td></tr>";
+    }
+    h += "</table>\n";
+
+    h += "<h2>Most common findings</h2>\n";
+    if (data["findings"].empty()) h += "<p>No findings.</p>\n";
+    else h += "<table><tr><th>students</th><th>finding</th></tr>";
+    for (const json& f : data["findings"]) {
+        const std::string line = f["line"];
+        h += "<tr><td>" + std::to_string(f["students"].get<int>()) + "</td><td><b>" + esc(f["kind"]) + "</b> in lab " + esc(f["lab"]) +
+             (line.empty() ? "" : " at the line <code>" + esc(line) + "</code>");
+        for (const json& e : f["examples"])
+            h += "<div class=\"ex\">" + esc(e["student"]) + ", " + esc(e["file"]) + " line " + std::to_string(e["line"].get<int>()) +
+                 ": " + esc(e["message"]) + "</div>";
+        h += "</td></tr>";
+    }
+    if (!data["findings"].empty()) h += "</table>\n";
+
+    h += "<h2>Timing: the time over the reference's</h2>\n";
+    if (!data["timing"]["gpu"].get<bool>()) h += "<p>No GPU: timing was not graded.</p>\n";
+    else if (data["timing"]["labs"].empty()) h += "<p>No lab was timed.</p>\n";
+    else h += distributions(data["timing"]["labs"], "lab", "x");
+
+    h += "\n<h2>Divergence: SIMT efficiency against the reference's</h2>\n";
+    if (data["divergence"].empty()) h += "<p>No divergence was measured.</p>\n";
+    else h += distributions(data["divergence"], "lab", "%");
+
+    h += "\n<h2>Flagged</h2>\n";
+    if (data["flagged"].empty()) h += "<p>Nothing flagged.</p>\n";
+    else h += "<table><tr><th>student</th><th>why</th></tr>";
+    for (const json& f : data["flagged"]) {
+        std::string why;
+        for (const json& w : f["why"]) why += (why.empty() ? "" : "<br>") + esc(w);
+        h += "<tr><td><a href=\"" + esc(uri_segment(f["folder"]) + "/report.html") + "\">" + esc(f["student"]) + "</a></td><td>" + why + "</td></tr>";
+    }
+    if (!data["flagged"].empty()) h += "</table>\n";
+    return h + "</body></html>\n";
+}
+
+}  // namespace grader
