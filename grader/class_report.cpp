@@ -157,9 +157,11 @@ json class_data(const std::string& out) {
 
     for (const Student& s : students) {
         const json& g = s.grade;
-        if (!g.value("refused", "").empty()) ++refused;
+        const bool was_refused = !g.value("refused", "").empty();
+        refused += was_refused;
         gpu = gpu || g.value("backend", "") == "cuda";
-        for (const json& lab : g.value("labs", json::array()))
+        // A refused upload's labs are recorded at 0 (ungradable()): no score of the class's.
+        for (const json& lab : was_refused ? json::array() : g.value("labs", json::array()))
             for (const json& c : lab.value("components", json::array())) {
                 if (!c.value("gradable", false)) continue;
                 auto& [most, values] = scores[{lab.value("lab", ""), c.value("name", "")}];

@@ -120,6 +120,8 @@ void write_class(const std::string& out) {
     dave.submission = "dave smith";  // a name a link escapes
     dave.refused = "not a submission";
     dave.notes = {"dave.txt: not a folder, an archive or a .cu file"};
+    // As ungradable() records it: each lab at 0 of its points, which are no score of the class's.
+    dave.labs.push_back({kLab, false, false, "", {{"correctness", 0, 60, true, ""}}});
     write_student(out, dave);
 }
 
