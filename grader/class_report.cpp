@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "files.hpp"
+#include "submission.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -155,6 +156,10 @@ json class_data(const std::string& out) {
     std::map<std::tuple<std::string, std::string, std::string>, Group> findings;
     json flagged = json::array();
 
+    // Several uploads of one student, each graded (the rubric's intake.duplicates
+    // "grade"): batch.hpp names their folders by their whole file names.
+    std::map<std::string, std::vector<std::string>> uploads;
+    for (const Student& s : students) uploads[lower_case(submission_name(s.folder))].push_back(s.folder);
     for (const Student& s : students) {
         const json& g = s.grade;
         const bool was_refused = !g.value("refused", "").empty();
@@ -168,7 +173,13 @@ json class_data(const std::string& out) {
                 most = std::max(most, c.value("max_score", 0.0));
                 values.push_back(c.value("score", 0.0));
             }
-        if (const std::vector<std::string> why = flags_of(g); !why.empty())
+        std::vector<std::string> why = flags_of(g);
+        if (const auto& mine = uploads[lower_case(submission_name(s.folder))]; mine.size() > 1 && !was_refused) {
+            std::string files;
+            for (const std::string& f : mine) files += (files.empty() ? "" : ", ") + f;
+            why.push_back("one of " + std::to_string(mine.size()) + " uploads of one student, each graded: " + files);
+        }
+        if (!why.empty())
             flagged.push_back({{"student", g.value("submission", s.folder)}, {"why", why}, {"folder", s.folder}, {"report", s.folder + "/report.html"}});
 
         // Per test: a public dataset class passes where its test does; a

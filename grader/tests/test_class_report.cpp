@@ -204,6 +204,20 @@ TEST_CASE("class.json: scores' quartiles, pass shares worst first, finding group
     for (const char* name : {"alice", "bob", "carol"}) CHECK(html.find(name) == std::string::npos);
 }
 
+TEST_CASE("class.json: two uploads of one student, both graded, are flagged") {
+    const std::string out = "class-report-duplicates";
+    fs::remove_all(out);
+    // Named by their whole file names, as batch.hpp names both (intake.duplicates "grade").
+    write_student(out, student("frank.zip", 60, true, {true}, 50, 50));
+    write_student(out, student("Frank.tar.gz", 60, true, {true}, 50, 50));
+    write_student(out, student("alice", 60, true, {true}, 50, 50));
+    const json flagged = class_data(out)["flagged"];
+    REQUIRE(flagged.size() == 2);
+    CHECK(flagged[0]["student"] == "Frank.tar.gz");
+    CHECK(flagged[0]["why"] == json({"one of 2 uploads of one student, each graded: Frank.tar.gz, frank.zip"}));
+    CHECK(flagged[1]["report"] == "frank.zip/report.html");
+}
+
 TEST_CASE("class.html without a GPU says so") {
     const std::string out = "class-report-no-gpu";
     fs::remove_all(out);
