@@ -315,6 +315,15 @@ std::string write_class_report(const std::string& out) {
     return out + "/class.json, " + out + "/class.html";
 }
 
+std::string class_report_after_batch(const std::string& out) {
+    try {
+        return ", " + write_class_report(out);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "scan-grade: warning: no class report: %s\n", e.what());
+        return "";
+    }
+}
+
 int report_main(const std::vector<std::string>& args) {
     std::string out;
     for (const std::string& a : args) {

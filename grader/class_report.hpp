@@ -30,6 +30,10 @@ std::string class_html(const nlohmann::json& data);
 // Writes OUT/class.json and OUT/class.html; returns "OUT/class.json, OUT/class.html".
 std::string write_class_report(const std::string& out);
 
+// At a batch's or merge's end: ", OUT/class.json, OUT/class.html", or "" with
+// why on standard error; the gradebook stands without them.
+std::string class_report_after_batch(const std::string& out);
+
 // scan-grade report OUT: 0 written, 1 no student results in OUT, 2 bad usage or no such folder.
 int report_main(const std::vector<std::string>& args);
 

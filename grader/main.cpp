@@ -486,8 +486,7 @@ int main(int argc, char** argv) {
                 const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, lms_assignment);
                 std::fputs(book.summary.c_str(), stdout);
                 for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
-                std::string files = book.files;
-                if (!finished.empty()) files += ", " + write_class_report(out);
+                const std::string files = book.files + class_report_after_batch(out);
                 std::printf("%s: %s and one folder per student in %s/\n", summary.c_str(), files.c_str(), out.c_str());
             } else {
                 std::printf("%s: one folder per student in %s/; scan-grade merge %s writes the gradebook\n", summary.c_str(),

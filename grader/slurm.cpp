@@ -245,7 +245,7 @@ int merge_main(const std::vector<std::string>& args) {
     std::fputs(book.summary.c_str(), stdout);
     for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade merge: warning: %s\n", w.c_str());
     std::printf("%zu submissions in the gradebook: %s%s\n", reports.size(), book.files.c_str(),
-                reports.empty() ? "" : (", " + write_class_report(out)).c_str());
+                reports.empty() ? "" : class_report_after_batch(out).c_str());
     if (missing.empty()) return 0;
     std::printf("%zu submissions missing (no grade.json): run the same scan-grade --batch ... --slurm again to grade only these\n",
                 missing.size());

@@ -85,6 +85,14 @@ for pair in "bob-Scan=labs/02-brent-kung/Scan.cu" "carol-copy=labs/02-brent-kung
             "$student: $file graded by its function, noted in the feedback and flagged" \
         || expect no "$student: flags '$(flag "$book" flags "$student")'"
 done
+# The class at a glance (class_report.hpp): the flagged entries, each linked to its report.html.
+flagged() { python3 -c 'import json, sys; print("; ".join(next((f["why"] for f in json.load(open(sys.argv[1]))["flagged"] if f["student"] == sys.argv[2]), ["(not flagged)"])))' "$@"; }
+[ "$(flagged "$out/default/class.json" alice.zip)" = "one of 2 uploads of one student, each graded: alice.tar.gz, alice.zip" ] \
+    && expect yes "class.json: alice's two uploads flagged" || expect no "class.json: alice.zip '$(flagged "$out/default/class.json" alice.zip)'"
+[ "$(flagged "$out/default/class.json" bob-Scan)" = "02-brent-kung: taken from labs/02-brent-kung/Scan.cu (misnamed)" ] \
+    && expect yes "class.json: the misnamed file flagged" || expect no "class.json: bob-Scan '$(flagged "$out/default/class.json" bob-Scan)'"
+shows "$out/default/class.html" '<a href="notes.pdf/report.html">notes.pdf</a>' "class.html: the refused upload linked to its report.html"
+[ -f "$out/default/notes.pdf/report.html" ] && expect yes "class.html's link leads to a file" || expect no "no notes.pdf/report.html"
 shows "$out/default/fay-two/feedback.txt" "2 files define brent_kung_scan (labs/02-brent-kung/Scan.cu, labs/02-brent-kung/scan (1).cu): neither was graded; keep one, named labs/02-brent-kung/scan.cu" \
     "two candidates: both named, neither guessed"
 shows "$out/default/hal-bom/feedback.txt" "hal-bom.cu began with a UTF-8 byte-order mark, which was removed" "a byte-order mark: removed, graded"

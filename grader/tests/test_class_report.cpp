@@ -236,6 +236,7 @@ TEST_CASE("scan-grade report: a missing or empty folder is refused with why") {
     CHECK(report_main({"a", "b"}) == 2);
     CHECK_THROWS_WITH(class_data("class-report-empty"),
                       doctest::Contains("no student results in class-report-empty (no class-report-empty/<student>/grade.json)"));
+    CHECK(class_report_after_batch("class-report-empty").empty());  // a warning: the batch's gradebook stands
     CHECK(!fs::exists("class-report-empty/class.json"));
 }
 
