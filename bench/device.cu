@@ -48,6 +48,19 @@ __global__ void check_kernel(const float* in, const float* out, std::size_t n, s
 
 constexpr unsigned kThreads = 256, kBlocks = 132 * 8;  // grid-stride loops: enough blocks to fill a large GPU
 
+// check_kernel over out[0, n), its counters in `counters` (device memory):
+// Buffers::verify's and verify_device_only's one way to check an output.
+OutputCheck check_output(const float* in, const float* out, std::size_t n, std::uint64_t seed, bool exclusive,
+                         std::size_t section, OutputCheck* counters) {
+    OutputCheck found;
+    found.first = ~std::uint64_t{0};
+    check(cudaMemcpy(counters, &found, sizeof found, cudaMemcpyHostToDevice), "resetting the output check");
+    check_kernel<<<kBlocks, kThreads>>>(in, out, n, seed, exclusive, section, counters);
+    check(cudaGetLastError(), "checking an output");
+    check(cudaMemcpy(&found, counters, sizeof found, cudaMemcpyDeviceToHost), "checking an output");
+    return found;
+}
+
 }  // namespace
 
 DeviceInfo probe() {
@@ -156,14 +169,7 @@ void Buffers::fresh_input(std::uint64_t seed) {
 }
 
 OutputCheck Buffers::verify(unsigned k, std::uint64_t seed, bool exclusive, std::size_t section) {
-    OutputCheck found;
-    found.first = ~std::uint64_t{0};
-    auto* counters = static_cast<OutputCheck*>(found_);
-    check(cudaMemcpy(counters, &found, sizeof found, cudaMemcpyHostToDevice), "resetting the output check");
-    check_kernel<<<kBlocks, kThreads>>>(in_, outs_.at(k), n_, seed, exclusive, section, counters);
-    check(cudaGetLastError(), "checking an output");
-    check(cudaMemcpy(&found, counters, sizeof found, cudaMemcpyDeviceToHost), "checking an output");
-    return found;
+    return check_output(in_, outs_.at(k), n_, seed, exclusive, section, static_cast<OutputCheck*>(found_));
 }
 
 double Buffers::copy(unsigned k) {
@@ -251,15 +257,10 @@ OutputCheck verify_device_only(const std::string& handles, std::size_t n, std::u
           "opening the input's IPC handle");
     check(cudaIpcOpenMemHandle(&out, unhex(handles.substr(space + 1)), cudaIpcMemLazyEnablePeerAccess),
           "opening the output's IPC handle");
-    OutputCheck found;
-    found.first = ~std::uint64_t{0};
     OutputCheck* counters = nullptr;
-    check(cudaMalloc(&counters, sizeof found), "cudaMalloc of the output check's counters");
-    check(cudaMemcpy(counters, &found, sizeof found, cudaMemcpyHostToDevice), "resetting the output check");
-    check_kernel<<<kBlocks, kThreads>>>(static_cast<const float*>(in), static_cast<const float*>(out), n, seed, exclusive,
-                                        section, counters);
-    check(cudaGetLastError(), "checking the output");
-    check(cudaMemcpy(&found, counters, sizeof found, cudaMemcpyDeviceToHost), "checking the output");
+    check(cudaMalloc(&counters, sizeof(OutputCheck)), "cudaMalloc of the output check's counters");
+    const OutputCheck found = check_output(static_cast<const float*>(in), static_cast<const float*>(out), n, seed,
+                                           exclusive, section, counters);
     cudaFree(counters);
     cudaIpcCloseMemHandle(in);
     cudaIpcCloseMemHandle(out);

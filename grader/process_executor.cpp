@@ -453,6 +453,18 @@ GpuDivergence ProcessExecutor::gpu_divergence(const catalog::Lab& lab, const cat
     return out;
 }
 
+namespace {
+
+// scan-bench holding the GPU through `gpu_lock`'s files (none where it is
+// empty), which its sandbox must then let it read.
+void hold_gpu_through(const std::string& gpu_lock, std::vector<std::string>& command, std::vector<std::string>& readable) {
+    if (gpu_lock.empty()) return;
+    command.insert(command.end(), {"--gpu-lock", gpu_lock});
+    readable.push_back(fs::path(gpu_lock).parent_path().string());
+}
+
+}  // namespace
+
 constexpr double kGpuWaitS = 3600;  // the wait for the GPU alone: bounded by the other holders' own limits
 
 // scan-bench --device-only in the sandbox: its frames are `held` once it has
@@ -474,10 +486,7 @@ DeviceOnlyCheck ProcessExecutor::device_only(const catalog::Lab& lab, const cata
                                             fn.name, "--module", cuda.module(lab), "--seed", std::to_string(spec.seed),
                                             "--result-fd", std::to_string(kResultFd)};
         std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string()};
-        if (!gpu_lock.empty()) {
-            command.insert(command.end(), {"--gpu-lock", gpu_lock});
-            readable.push_back(fs::path(gpu_lock).parent_path().string());
-        }
+        hold_gpu_through(gpu_lock, command, readable);
         const Outcome o =
             run_contained(command, folder.scratch, {folder.scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
         const Received got(progress->results, progress->steps);
@@ -565,10 +574,7 @@ std::vector<TimingRun> ProcessExecutor::time(const std::vector<std::pair<const c
             "--decide", fixed(rubric.timing_full_within, 6) + ":" + fixed(rubric.timing_zero_at, 6) + ":" + fixed(rubric.timing_ratio_step, 6),
             "--grading", "--result-fd", std::to_string(kResultFd)};
         std::vector<std::string> readable = {cuda.build_dir(), fs::path(bench).parent_path().parent_path().string(), folder.dir};
-        if (!gpu_lock.empty()) {
-            command.insert(command.end(), {"--gpu-lock", gpu_lock});
-            readable.push_back(fs::path(gpu_lock).parent_path().string());
-        }
+        hold_gpu_through(gpu_lock, command, readable);
         Outcome o = run_contained(command, folder.scratch, {folder.scratch}, limits, ctx_.sandbox, readable, env(), &progress->results);
         const Received got(progress->results, progress->steps);
         const auto frame = [&](std::size_t line, Kind kind) { return got.find({kind, line}); };
