@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "files.hpp"
+#include "similarity.hpp"
 #include "submission.hpp"
 
 namespace fs = std::filesystem;
@@ -308,32 +309,81 @@ json class_data(const std::string& out) {
             {"timing", timing}, {"divergence", divergence}, {"flagged", flagged}};
 }
 
-std::string write_class_report(const std::string& out) {
-    const json data = class_data(out);
+void add_similarity(json& data, const json& similarity) {
+    data["similarity"] = similarity;
+    if (similarity.value("status", "") != "on") return;
+    std::map<std::string, std::vector<std::string>> why;  // folder -> lines
+    const auto percent = [](double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; };
+    const auto names = [](const json& students, const std::string& but) {
+        std::string list;
+        for (const std::string s : students)
+            if (s != but) list += (list.empty() ? "" : ", ") + s;
+        return list;
+    };
+    for (const json& lab : similarity.value("labs", json::array())) {
+        const std::string id = lab.value("lab", "");
+        for (const json& group : lab.value("identical", json::array()))
+            for (const std::string s : group["students"])
+                why[s].push_back("code identical in lab " + id + " to " + names(group["students"], s));
+        for (const json& pair : lab.value("pairs", json::array())) {
+            if (!pair.value("flagged", false)) continue;
+            const std::string line = "code alike in lab " + id + ": " + percent(pair.value("similarity", 0.0)) + " (" +
+                                     std::to_string(pair.value("tokens", 0)) + " tokens) with ";
+            for (const std::string s : pair["a"]) why[s].push_back(line + names(pair["b"], s));
+            for (const std::string s : pair["b"]) why[s].push_back(line + names(pair["a"], s));
+        }
+    }
+    for (json& f : data["flagged"])
+        if (const auto it = why.find(f.value("folder", "")); it != why.end()) {
+            for (const std::string& w : it->second) f["why"].push_back(w);
+            why.erase(it);
+        }
+    for (const auto& [folder, lines] : why)
+        data["flagged"].push_back({{"student", folder}, {"why", lines}, {"folder", folder}, {"report", folder + "/report.html"}});
+}
+
+std::string write_class_report(const std::string& out, const ClassReportSettings& settings) {
+    json data = class_data(out);
+    add_similarity(data, similarity_check(out, settings.kit, settings.similarity));
+    if (data["similarity"].value("status", "") != "on")
+        std::fprintf(stderr, "scan-grade: the class report's similarity check is off: %s\n",
+                     data["similarity"].value("why", "").c_str());
     write_file(out + "/class.json", data.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-    write_file(out + "/class.html", class_html(data));
+    write_file(out + "/class.html", class_html(data, [&](const std::string& folder, const std::string& lab) {
+                   const fs::path file = fs::path(out) / folder / "code" / lab / "scan.cu";
+                   return fs::is_regular_file(file) ? read_file(file.string()) : std::string();
+               }));
     return out + "/class.json, " + out + "/class.html";
 }
 
-std::string class_report_after_batch(const std::string& out) {
+std::string class_report_after_batch(const std::string& out, const ClassReportSettings& settings) {
     try {
-        return ", " + write_class_report(out);
+        return ", " + write_class_report(out, settings);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade: warning: no class report: %s\n", e.what());
         return "";
     }
 }
 
-int report_main(const std::vector<std::string>& args) {
-    std::string out;
-    for (const std::string& a : args) {
+int report_main(const std::vector<std::string>& args, const std::string& default_kit) {
+    std::string out, rubric_path;
+    ClassReportSettings settings{default_kit, {}};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
         if (a == "--help" || a == "-h") {
-            std::puts("usage: scan-grade report OUT\n"
+            std::puts("usage: scan-grade report OUT [--kit DIR] [--rubric FILE]\n"
                       "writes OUT/class.json and OUT/class.html, the class at a glance, from every\n"
                       "OUT/<student>/grade.json, results.json and results.sarif that scan-grade --batch wrote\n"
-                      "(nothing is graded again). exit status: 0 written, 1 no student results in OUT,\n"
-                      "2 bad usage or no such folder");
+                      "(nothing is graded again), and OUT/similarity.json: code alike across the class, from\n"
+                      "OUT/<student>/code/, with copydetect where it is installed (the rubric's \"similarity\").\n"
+                      "--kit: the kit whose stubs and reference are the base code; --rubric: the rubric\n"
+                      "(default: the kit's grader/rubric.json).\n"
+                      "exit status: 0 written, 1 no student results in OUT, 2 bad usage, no such folder or a bad rubric");
             return 0;
+        }
+        if ((a == "--kit" || a == "--rubric") && i + 1 < args.size()) {
+            (a == "--kit" ? settings.kit : rubric_path) = args[++i];
+            continue;
         }
         if (a.empty() || a[0] == '-' || !out.empty()) {
             std::fprintf(stderr, "scan-grade report: unknown argument %s (scan-grade report --help)\n", a.c_str());
@@ -347,7 +397,13 @@ int report_main(const std::vector<std::string>& args) {
         return 2;
     }
     try {
-        std::printf("the class at a glance: %s\n", write_class_report(out).c_str());
+        settings.similarity = load_rubric(rubric_path.empty() ? settings.kit + "/grader/rubric.json" : rubric_path).similarity;
+    } catch (const RubricError& e) {
+        std::fprintf(stderr, "scan-grade report: %s\n", e.what());
+        return 2;
+    }
+    try {
+        std::printf("the class at a glance: %s\n", write_class_report(out, settings).c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade report: %s\n", e.what());
         return 1;

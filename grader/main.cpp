@@ -24,6 +24,7 @@
 #include "gradebook.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
+#include "similarity.hpp"
 #include "slurm.hpp"
 
 namespace fs = std::filesystem;
@@ -195,6 +196,7 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const BatchEntry& en
         // a rerun looks at it again.
         Report r = ungradable(ctx, entry.name, e.kind, e.what());
         write_all(r, out + "/" + r.submission);
+        write_graded_code(r, out + "/" + r.submission);  // none: an earlier grading's goes
         write_record(r, {}, out + "/" + r.submission);
         return r;
     }
@@ -215,6 +217,7 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const BatchEntry& en
     if (stopping()) return std::nullopt;
     fs::remove(dir + "/grade.json");  // written last: a folder without it is incomplete
     write_all(r, dir);
+    write_graded_code(r, dir);  // the class report's similarity check compares it
     write_record(r, fp, dir);
     return r;
 }
@@ -224,8 +227,8 @@ std::optional<Report> grade_entry(Context& ctx, Slot& slot, const BatchEntry& en
 int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "export") == 0)
         return export_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
-    if (argc > 1 && std::strcmp(argv[1], "merge") == 0) return merge_main(std::vector<std::string>(argv + 2, argv + argc));
-    if (argc > 1 && std::strcmp(argv[1], "report") == 0) return report_main(std::vector<std::string>(argv + 2, argv + argc));
+    if (argc > 1 && std::strcmp(argv[1], "merge") == 0) return merge_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) return report_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
     Context ctx;
     std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
     ctx.kit = SCAN_KIT_SOURCE;
@@ -486,7 +489,7 @@ int main(int argc, char** argv) {
                 const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, lms_assignment);
                 std::fputs(book.summary.c_str(), stdout);
                 for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
-                const std::string files = book.files + class_report_after_batch(out);
+                const std::string files = book.files + class_report_after_batch(out, {ctx.kit, ctx.rubric.similarity});
                 std::printf("%s: %s and one folder per student in %s/\n", summary.c_str(), files.c_str(), out.c_str());
             } else {
                 std::printf("%s: one folder per student in %s/; scan-grade merge %s writes the gradebook\n", summary.c_str(),

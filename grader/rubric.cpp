@@ -115,7 +115,7 @@ Rubric load_rubric(const std::string& path) {
     Rubric r;
     const std::string top = path;
     known_fields(doc, {"about", "hidden_seed", "weights", "forbid", "labs", "timeouts", "divergence", "timing", "sanitizer",
-                       "no_gpu", "slurm", "intake"},
+                       "no_gpu", "slurm", "intake", "similarity"},
                  top);
     read(doc, "hidden_seed", r.hidden_seed, top);
     if (const char* secret = std::getenv("SCAN_GRADE_SECRET"); secret && *secret) {
@@ -245,13 +245,25 @@ Rubric load_rubric(const std::string& path) {
     read(slurm, "chunk", r.slurm.chunk, top + ".slurm");
     read(slurm, "cpus_per_task", r.slurm.cpus_per_task, top + ".slurm");
     if (r.slurm.chunk < 1 || r.slurm.cpus_per_task < 1) throw RubricError(top + ".slurm: chunk and cpus_per_task must be at least 1");
+    const json similar = doc.value("similarity", json::object());
+    known_fields(similar, {"check", "threshold", "min_tokens", "pairs"}, top + ".similarity");
+    std::string check = "copydetect";
+    read(similar, "check", check, top + ".similarity");
+    if (check != "copydetect" && check != "off") throw RubricError(top + ".similarity.check must be \"copydetect\" or \"off\"");
+    r.similarity.on = check == "copydetect";
+    read(similar, "threshold", r.similarity.threshold, top + ".similarity");
+    read(similar, "min_tokens", r.similarity.min_tokens, top + ".similarity");
+    read(similar, "pairs", r.similarity.pairs, top + ".similarity");
+    if (!(r.similarity.threshold > 0 && r.similarity.threshold <= 1))
+        throw RubricError(top + ".similarity.threshold must be above 0 and at most 1");
     return r;
 }
 
 std::string grading_text(const std::string& rubric_text) {
     json doc = json::parse(rubric_text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("slurm")) return rubric_text;
+    if (doc.is_discarded() || !doc.is_object() || !(doc.contains("slurm") || doc.contains("similarity"))) return rubric_text;
     doc.erase("slurm");
+    doc.erase("similarity");
     return doc.dump();
 }
 

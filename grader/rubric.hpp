@@ -46,6 +46,17 @@ struct IntakeRules {
     bool refuse_duplicates = false;
 };
 
+// The class report's check of code alike ("similarity" in the rubric; not
+// part of what a grade depends on). A pair of students' lab files is flagged
+// where the larger of its two shares (the part of one's own code, beyond the
+// stub and the reference, found in the other) reaches `threshold` and they
+// share at least `min_tokens` tokens; `pairs` most alike are listed a lab.
+struct SimilaritySettings {
+    bool on = true;  // "check": "copydetect" (default, where it is installed) or "off"
+    double threshold = 0.6;
+    unsigned min_tokens = 60, pairs = 10;
+};
+
 struct Rubric {
     std::uint64_t hidden_seed = 0;  // SCAN_GRADE_SECRET overrides it
     bool hidden_seed_from_secret = false;  // it did
@@ -85,6 +96,7 @@ struct Rubric {
     bool no_gpu_full_timing = false;  // "no_gpu": "exclude" (default) or "full"
     SlurmSettings slurm;
     IntakeRules intake;
+    SimilaritySettings similarity;
 
     const Weights& weights_of(const std::string& lab) const;
     std::size_t emulator_max_n(const std::string& lab) const;  // emulator_with_gpu_max_n's, 0 where absent
@@ -99,8 +111,9 @@ struct Rubric {
 // Reads the rubric; throws RubricError naming the file and the field.
 Rubric load_rubric(const std::string& path);
 
-// The rubric file's text as grading reads it: without "slurm", which only
-// says where to grade, so a result stays valid when that section changes.
+// The rubric file's text as grading reads it: without "slurm" and
+// "similarity", which say where to grade and what the class report compares,
+// so a result stays valid when those sections change.
 std::string grading_text(const std::string& rubric_text);
 
 }  // namespace grader

@@ -87,7 +87,7 @@ std::string array_script(const SlurmRequest& r, const std::string& dir) {
 
 // The merge's arguments: the results, the batch, the roster where one was given.
 std::vector<std::string> merge_args(const SlurmRequest& r) {
-    std::vector<std::string> args{r.out, "--batch", r.batch};
+    std::vector<std::string> args{r.out, "--batch", r.batch, "--kit", r.kit, "--rubric", r.rubric};
     if (!r.roster.empty()) args.insert(args.end(), {"--roster", r.roster});
     if (!r.lms_assignment.empty()) args.insert(args.end(), {"--lms-assignment", r.lms_assignment});
     return args;
@@ -126,7 +126,7 @@ int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo)
     if (todo.empty()) {
         std::printf("every submission in %s has a result in %s for this rubric: nothing to submit\n", r.batch.c_str(),
                     r.out.c_str());
-        return merge_main(merge_args(r));
+        return merge_main(merge_args(r), r.kit);
     }
     for (const auto& name : todo)
         if (name.find_first_of("\t\n") != std::string::npos) {
@@ -178,20 +178,24 @@ int submit_to_slurm(const SlurmRequest& r, const std::vector<std::string>& todo)
     return 0;
 }
 
-int merge_main(const std::vector<std::string>& args) {
-    std::string out, batch, roster_path, assignment;
+int merge_main(const std::vector<std::string>& args, const std::string& default_kit) {
+    std::string out, batch, roster_path, assignment, rubric_path;
+    ClassReportSettings settings{default_kit, {}};
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--help" || args[i] == "-h") {
-            std::puts("usage: scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]]\n"
+            std::puts("usage: scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]] [--kit DIR] [--rubric FILE]\n"
                       "writes OUT/gradebook.csv from every OUT/<student>/grade.json and names the submissions\n"
                       "without one: those of OUT/slurm/todo.txt (with their Slurm task's log) and of FOLDER.\n"
                       "--roster, --lms-assignment: also OUT/canvas.csv, OUT/moodle.csv and OUT/not-in-roster.txt,\n"
-                      "as scan-grade --batch writes them (scan-grade --help).\n"
-                      "exit status: 0 every submission graded, 1 some missing, 2 bad usage or roster");
+                      "as scan-grade --batch writes them (scan-grade --help); and the class report (scan-grade report\n"
+                      "--help), with the kit and rubric of the grading (default: this grader's kit and its rubric).\n"
+                      "exit status: 0 every submission graded, 1 some missing, 2 bad usage, roster or rubric");
             return 0;
         } else if (args[i] == "--batch" && i + 1 < args.size()) batch = args[++i];
         else if (args[i] == "--roster" && i + 1 < args.size()) roster_path = args[++i];
         else if (args[i] == "--lms-assignment" && i + 1 < args.size()) assignment = args[++i];
+        else if (args[i] == "--kit" && i + 1 < args.size()) settings.kit = args[++i];
+        else if (args[i] == "--rubric" && i + 1 < args.size()) rubric_path = args[++i];
         else if (args[i][0] == '-' || !out.empty()) {
             std::fprintf(stderr, "scan-grade merge: unknown argument %s (scan-grade merge --help)\n", args[i].c_str());
             return 2;
@@ -208,6 +212,12 @@ int merge_main(const std::vector<std::string>& args) {
     }
     if (!assignment.empty() && roster_path.empty()) {
         std::fprintf(stderr, "scan-grade merge: --lms-assignment goes with --roster FILE\n");
+        return 2;
+    }
+    try {
+        settings.similarity = load_rubric(rubric_path.empty() ? settings.kit + "/grader/rubric.json" : rubric_path).similarity;
+    } catch (const RubricError& e) {
+        std::fprintf(stderr, "scan-grade merge: %s\n", e.what());
         return 2;
     }
     std::optional<std::vector<RosterStudent>> roster;
@@ -245,7 +255,7 @@ int merge_main(const std::vector<std::string>& args) {
     std::fputs(book.summary.c_str(), stdout);
     for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade merge: warning: %s\n", w.c_str());
     std::printf("%zu submissions in the gradebook: %s%s\n", reports.size(), book.files.c_str(),
-                reports.empty() ? "" : class_report_after_batch(out).c_str());
+                reports.empty() ? "" : class_report_after_batch(out, settings).c_str());
     if (missing.empty()) return 0;
     std::printf("%zu submissions missing (no grade.json): run the same scan-grade --batch ... --slurm again to grade only these\n",
                 missing.size());

@@ -31,10 +31,11 @@ struct SlurmRequest {
 // `todo`: the batch entries (file names in FOLDER) to grade. Returns the exit status.
 int submit_to_slurm(const SlurmRequest& request, const std::vector<std::string>& todo);
 
-// `scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]]`:
-// the gradebooks (gradebook.hpp) from every record in OUT, and the
-// submissions without one (OUT/slurm/todo.txt's, FOLDER's), each with its
-// task's log. Exit 0 when none is missing, 1 otherwise, 2 bad usage or roster.
-int merge_main(const std::vector<std::string>& args);
+// `scan-grade merge OUT [--batch FOLDER] [--roster FILE [--lms-assignment NAME]] [--kit DIR] [--rubric FILE]`:
+// the gradebooks (gradebook.hpp) from every record in OUT, the class report
+// (class_report.hpp) and the submissions without a record (OUT/slurm/todo.txt's,
+// FOLDER's), each with its task's log. Exit 0 when none is missing, 1
+// otherwise, 2 bad usage, roster or rubric.
+int merge_main(const std::vector<std::string>& args, const std::string& default_kit);
 
 }  // namespace grader

@@ -15,6 +15,7 @@
 #include "files.hpp"
 #include "outputs.hpp"
 #include "resume.hpp"
+#include "similarity.hpp"
 
 using namespace grader;
 using nlohmann::json;
@@ -92,8 +93,11 @@ void write_student(const std::string& out, const Report& r) {
     const std::string dir = out + "/" + r.submission;
     fs::create_directories(dir);
     write_all(r, dir);
+    write_graded_code(r, dir);  // as grade_entry (main.cpp) writes a student's folder
     write_record(r, {}, dir);
 }
+
+const ClassReportSettings kSettings{KIT, {}};
 
 // The class: four graded, one refused. Correctness 60, 30, 45, 60; the
 // public class passed by 3 of 4; hidden dataset 1 by 2, dataset 2 by 3; one
@@ -138,7 +142,9 @@ const json& find(const json& list, const std::string& key, const std::string& va
 TEST_CASE("class.json: scores' quartiles, pass shares worst first, finding groups, flags") {
     const std::string out = "class-report-test";
     write_class(out);
-    REQUIRE(write_class_report(out) == out + "/class.json, " + out + "/class.html");
+    ClassReportSettings no_similarity = kSettings;  // its students share kSource: the check's own tests are below
+    no_similarity.similarity.on = false;
+    REQUIRE(write_class_report(out, no_similarity) == out + "/class.json, " + out + "/class.html");
     const json c = json::parse(read_file(out + "/class.json"));
     CHECK(c["students"] == 5);
     CHECK(c["graded"] == 4);
@@ -230,30 +236,161 @@ TEST_CASE("class.html without a GPU says so") {
 TEST_CASE("scan-grade report: a missing or empty folder is refused with why") {
     fs::remove_all("class-report-empty");
     fs::create_directories("class-report-empty/not-a-student");
-    CHECK(report_main({"class-report-missing"}) == 2);
-    CHECK(report_main({"class-report-empty"}) == 1);
-    CHECK(report_main({}) == 2);
-    CHECK(report_main({"a", "b"}) == 2);
+    CHECK(report_main({"class-report-missing"}, KIT) == 2);
+    CHECK(report_main({"class-report-empty"}, KIT) == 1);
+    CHECK(report_main({}, KIT) == 2);
+    CHECK(report_main({"a", "b"}, KIT) == 2);
     CHECK_THROWS_WITH(class_data("class-report-empty"),
                       doctest::Contains("no student results in class-report-empty (no class-report-empty/<student>/grade.json)"));
-    CHECK(class_report_after_batch("class-report-empty").empty());  // a warning: the batch's gradebook stands
+    CHECK(class_report_after_batch("class-report-empty", kSettings).empty());  // a warning: the batch's gradebook stands
     CHECK(!fs::exists("class-report-empty/class.json"));
+}
+
+namespace {
+
+// A student of tests/similarity/ (its README: six honest, two planted copies),
+// labs 03 and 04 graded from its files.
+Report coder(const std::string& name) {
+    Report r;
+    r.submission = name;
+    r.backend = "emu";
+    for (const char* id : {"03-exclusive", "04-hierarchical"}) {
+        LabResult& lab = r.labs.emplace_back();
+        lab.lab = id;
+        lab.submitted = lab.built = true;
+        lab.source = read_file(std::string(KIT) + "/grader/tests/similarity/class/" + name + "/labs/" + id + "/scan.cu");
+        lab.components = {{"correctness", 60, 60, true, ""}};
+    }
+    return r;
+}
+
+void write_coders(const std::string& out) {
+    fs::remove_all(out);
+    for (const char* name : {"ada", "bea", "cai", "dev", "eun", "fin", "gil", "hal"}) write_student(out, coder(name));
+}
+
+// Runs with `name` set to `value` in the environment, as it was after.
+template <class F>
+void with_env(const char* name, const std::string& value, F f) {
+    const char* was = std::getenv(name);
+    const std::string old = was ? was : "";
+    setenv(name, value.c_str(), 1);
+    f();
+    if (was) setenv(name, old.c_str(), 1);
+    else unsetenv(name);
+}
+
+}  // namespace
+
+TEST_CASE("similarity: the planted copies flagged in class.json, their shared lines side by side in class.html") {
+    const std::string out = "class-report-similarity";
+    write_coders(out);
+    CHECK(read_file(out + "/gil/code/04-hierarchical/scan.cu") == coder("gil").labs[1].source);
+    write_class_report(out, kSettings);
+    const json c = json::parse(read_file(out + "/class.json"));
+    const json& sim = c["similarity"];
+    if (sim["status"] == "off") {  // similarity_check.py, a skip there, holds the numbers
+        MESSAGE("the similarity check is off here: " << sim["why"].get<std::string>());
+        CHECK(sim["why"].get<std::string>().find("copydetect is not installed") != std::string::npos);
+        return;
+    }
+    REQUIRE(sim["labs"].size() == 2);
+    for (const json& lab : sim["labs"]) {
+        CHECK(lab["flagged"] == 2);
+        CHECK(lab["compared"] == 8);
+    }
+    const auto why = [&](const std::string& student) {
+        for (const json& f : c["flagged"])
+            if (f["student"] == student) return f["why"].dump();
+        return std::string();
+    };
+    for (const auto& [copy, of] : {std::pair{"gil", "cai"}, {"hal", "eun"}, {"cai", "gil"}, {"eun", "hal"}}) {
+        CHECK(why(copy).find("code alike in lab 03-exclusive: ") != std::string::npos);
+        CHECK(why(copy).find("code alike in lab 04-hierarchical: ") != std::string::npos);
+        CHECK(why(copy).find(std::string("tokens) with ") + of) != std::string::npos);
+    }
+    for (const char* honest : {"ada", "bea", "dev", "fin"}) CHECK(why(honest).empty());
+    const std::string html = read_file(out + "/class.html");
+    CHECK(html.find("<h2 id=\"similarity\">Code alike</h2>") != std::string::npos);
+    CHECK(html.find("<h3>Lab 04-hierarchical: 2 flagged</h3>") != std::string::npos);
+    CHECK(html.find("<details id=\"similar-04-hierarchical-1\" open>") != std::string::npos);
+    CHECK(html.find("<mark>") != std::string::npos);
+    CHECK(html.find("<a href=\"gil/report.html\">gil</a>") != std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(fs::is_regular_file(out + "/similarity.json"));
+    CHECK(!fs::exists(out + "/.similarity-job.json"));
+}
+
+TEST_CASE("similarity off: the rubric, copydetect missing, no interpreter, no code; each says why") {
+    const std::string out = "class-report-similarity-off";
+    write_coders(out);
+    ClassReportSettings off = kSettings;
+    off.similarity.on = false;
+    CHECK(similarity_check(out, KIT, off.similarity)["why"] == "turned off in the rubric (\"similarity\": {\"check\": \"off\"})");
+
+    // A python3 whose copydetect cannot be imported.
+    fs::create_directories(out + "-fake");
+    write_file(out + "-fake/copydetect.py", "raise ImportError('not here')\n");
+    with_env("PYTHONPATH", fs::absolute(out + "-fake").string(), [&] {
+        const json sim = similarity_check(out, KIT, kSettings.similarity);
+        CHECK(sim["status"] == "off");
+        CHECK(sim["why"].get<std::string>().find("copydetect is not installed for python3: python3 -m pip install copydetect") == 0);
+    });
+    with_env("SCAN_GRADE_PYTHON", "no-such-python3", [&] {
+        CHECK(similarity_check(out, KIT, kSettings.similarity)["why"].get<std::string>().find(
+                  "no-such-python3 could not run grader/similarity.py") == 0);
+    });
+    for (const auto& entry : fs::directory_iterator(out)) fs::remove_all(entry.path() / "code");
+    CHECK(similarity_check(out, KIT, kSettings.similarity)["why"].get<std::string>().find("no student's code in ") == 0);
+    // The class report stands: its other sections, the check's why.
+    write_class_report(out, kSettings);
+    CHECK(read_file(out + "/class.html").find("The similarity check is off: no student&apos;s code in") != std::string::npos);
 }
 
 TEST_CASE("a class of 200: the report in under 10 s") {
     const std::string out = "class-report-200";
     fs::remove_all(out);
+    // Their code as bench/grade-speed's class draws it: lab 02's from the
+    // corpus's files of it, cycling; labs 03 and 04 from tests/similarity's.
+    std::vector<std::string> lab02;
+    for (const auto& entry : fs::directory_iterator(std::string(KIT) + "/grader/tests/corpus"))
+        if (fs::is_regular_file(entry.path() / "labs" / kLab / "scan.cu"))
+            lab02.push_back(read_file((entry.path() / "labs" / kLab / "scan.cu").string()));
+    REQUIRE(lab02.size() > 10);
+    const char* coders[] = {"ada", "bea", "cai", "dev", "eun", "fin", "gil", "hal"};
     for (int k = 0; k < 200; ++k) {
         Report r = student("s" + std::to_string(k), 30 + k % 31, k % 3 != 0, {k % 2 == 0, k % 5 != 0, true}, 30 + k % 20, 50);
         if (k % 4 == 0) r.labs[0].findings.push_back(race_at(3 + 2 * (k % 2)));
+        r.labs[0].source += lab02[static_cast<std::size_t>(k) % lab02.size()];  // kSource's lines first: the findings' lines
+        for (LabResult& lab : coder(coders[k % 8]).labs) r.labs.push_back(lab);
         write_student(out, r);
     }
     const auto start = std::chrono::steady_clock::now();
-    write_class_report(out);
+    write_class_report(out, kSettings);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    MESSAGE("a class of 200: class.json and class.html in " << seconds << " s");
+    const json c0 = json::parse(read_file(out + "/class.json"));
+    MESSAGE("a class of 200: class.json and class.html in " << seconds << " s, the similarity check "
+            << c0["similarity"]["status"].get<std::string>() << " (" << c0["similarity"].value("seconds", 0.0) << " s in similarity.py)");
     CHECK(seconds < 10);
     const json c = json::parse(read_file(out + "/class.json"));
     CHECK(c["students"] == 200);
     CHECK(c["findings"][0]["students"] == 50);
+}
+
+TEST_CASE("the rubric's similarity: read, refused with the field named, no part of what a grade depends on") {
+    const std::string path = "class-report-rubric.json";
+    write_file(path, R"({"similarity": {"check": "off", "threshold": 0.7, "min_tokens": 80, "pairs": 5}})");
+    const Rubric r = load_rubric(path);
+    CHECK(!r.similarity.on);
+    CHECK(r.similarity.threshold == 0.7);
+    CHECK(r.similarity.min_tokens == 80);
+    CHECK(r.similarity.pairs == 5);
+    write_file(path, R"({"similarity": {"check": "moss"}})");
+    CHECK_THROWS_WITH(load_rubric(path), doctest::Contains(".similarity.check must be \"copydetect\" or \"off\""));
+    write_file(path, R"({"similarity": {"threshold": 1.5}})");
+    CHECK_THROWS_WITH(load_rubric(path), doctest::Contains(".similarity.threshold must be above 0 and at most 1"));
+    write_file(path, R"({"similarity": {"treshold": 0.5}})");
+    CHECK_THROWS_WITH(load_rubric(path), doctest::Contains("treshold"));
+    CHECK(grading_text(R"({"hidden_seed": 3, "similarity": {"threshold": 0.5}})") == R"({"hidden_seed":3})");
+    fs::remove(path);
 }

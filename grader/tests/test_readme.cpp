@@ -75,6 +75,9 @@ TEST_CASE("grader/README.md gives the rubric's defaults") {
         {"intake.header_max_bytes", static_cast<double>(r.intake.header_max_bytes)},
         {"slurm.chunk", static_cast<double>(r.slurm.chunk)},
         {"slurm.cpus_per_task", static_cast<double>(r.slurm.cpus_per_task)},
+        {"similarity.threshold", r.similarity.threshold},
+        {"similarity.min_tokens", static_cast<double>(r.similarity.min_tokens)},
+        {"similarity.pairs", static_cast<double>(r.similarity.pairs)},
     };
     const auto column = defaults_column(read(KIT "/grader/README.md"));
     std::map<std::string, double> given;
