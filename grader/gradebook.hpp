@@ -1,7 +1,7 @@
 // A batch's end (--batch, scan-grade merge): the class's gradebooks.
 // OUT/gradebook.csv always (outputs.hpp's gradebook_csv); with a roster
 // (roster.hpp), OUT/canvas.csv and OUT/moodle.csv (lms.hpp) and
-// OUT/not-in-roster.txt.
+// OUT/not-in-roster.txt. The notes are batch_notes.hpp's.
 #pragma once
 
 #include <string>
@@ -11,16 +11,6 @@
 #include "roster.hpp"
 
 namespace grader {
-
-// The run notes (Report::run_notes: the sandbox) that every graded
-// submission of the batch carries: said once in the batch's summary, not on
-// each row. Refused submissions, which ran nothing, are not counted. A run
-// note that only some carry (a Slurm node unlike the others) stays on their rows.
-std::vector<std::string> run_wide_notes(const std::vector<Report>& reports);
-
-// A student's notes, "; " between them, less the batch's run-wide ones:
-// gradebook.csv's notes column, moodle.csv's feedback.
-std::string student_notes(const Report& report, const std::vector<std::string>& run_wide);
 
 struct BatchBook {
     // For standard output: what held for every student, once; a score line

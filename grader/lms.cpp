@@ -29,10 +29,10 @@
 
 #include <map>
 
+#include "batch_notes.hpp"
 #include "catalog.hpp"
 #include "csv.hpp"
 #include "files.hpp"
-#include "gradebook.hpp"
 #include "outputs.hpp"
 #include "outputs_detail.hpp"
 

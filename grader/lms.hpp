@@ -22,7 +22,7 @@ struct LmsRow {
     RosterStudent student;
     bool submitted = false;
     std::string grade;     // percent, "0" with no submission
-    std::string feedback;  // the student's notes (gradebook.hpp's student_notes), or "no submission"
+    std::string feedback;  // the student's notes (batch_notes.hpp's student_notes), or "no submission"
 };
 
 struct ClassList {

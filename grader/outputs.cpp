@@ -4,24 +4,15 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "classroom50.hpp"
-#include "files.hpp"
 #include "outputs_detail.hpp"
-#include "report_html.hpp"
 
-// The pieces every format shares, phases.json, and write_all, which writes
-// each format's file: table.txt and feedback.txt (feedback_text.cpp),
-// results.json (gradescope.cpp), prairielearn.json (prairielearn.cpp),
-// junit.xml (junit.cpp), summary.md (markdown_summary.cpp), results.sarif
-// (sarif.cpp), result.json (classroom50.cpp), report.html (report_html.cpp);
-// the gradebook is gradebook.cpp's.
+// The pieces every format shares and phases.json; write_all.cpp writes
+// each format's file.
 
 namespace grader {
 
@@ -227,20 +218,6 @@ std::string phases_json(const Report& r) {
     json phases = json::array();
     for (const Phase& p : r.phases) phases.push_back({{"name", p.name}, {"s", p.seconds}});
     return dump({{"total_s", r.seconds}, {"phases", phases}, {"cached", r.cached}});
-}
-
-void write_all(const Report& r, const std::string& directory) {
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error) throw std::runtime_error("cannot create directory " + directory + ": " + error.message());
-    const std::pair<const char*, std::string> files[] = {
-        {"results.json", gradescope_json(r)}, {"prairielearn.json", prairielearn_json(r)},
-        {"junit.xml", junit_xml(r)},          {"summary.md", markdown_summary(r)},
-        {"results.sarif", sarif_json(r)},
-        {"feedback.txt", feedback_text(r)},   {"table.txt", terminal_table(r, false)},
-        {"phases.json", phases_json(r)},      {"report.html", report_html(r)},
-        {"result.json", classroom50_json(r, classroom50_identity(r))}};
-    for (const auto& [name, text] : files) write_file((std::filesystem::path(directory) / name).string(), text);
 }
 
 std::vector<std::string> check_report(const Report& r) {

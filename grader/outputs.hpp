@@ -2,7 +2,7 @@
 // a terminal table, a feedback text, Gradescope's, Classroom 50's and
 // PrairieLearn's results JSON, JUnit XML for CI, a Markdown job summary, SARIF for
 // GitHub code scanning, and a gradebook CSV.
-// Each format is written by a source of its own (outputs.cpp names them).
+// Each format is written by a source of its own (write_all.cpp names them).
 //
 // Test output comes from processes that ran student code: every format but
 // the terminal table (which shows none) strips ANSI escapes and control

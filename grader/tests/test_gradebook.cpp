@@ -11,6 +11,7 @@
 #include <iterator>
 #include <map>
 
+#include "batch_notes.hpp"
 #include "catalog.hpp"
 #include "csv.hpp"
 #include "gradebook.hpp"
