@@ -3,7 +3,7 @@
 
 usage: similarity.py JOB.json OUT.json
 
-JOB.json (written by scan-grade, grader/similarity.cpp):
+JOB.json (written by scan-grade, grader/intake/similarity.cpp):
   {"threshold": 0.6, "min_tokens": 60, "pairs": 10,
    "labs": [{"lab": "04-hierarchical", "base": [stub, reference, ...],
              "files": {"alice": "OUT/alice/code/04-hierarchical/scan.cu", ...}}]}

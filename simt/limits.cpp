@@ -115,7 +115,7 @@ const Word kNamespaces[] = {
 // include a limit; a name of the header the list misses fails the
 // emulator's build (after the rewriter's note, in a student's build), and
 // the grader then grades the lab as if the include were a limit
-// (grader/grade.cpp judge_build).
+// (grader/grading/grade.cpp judge_build).
 struct Header {
     const char* prefix;
     const char* construct;  // nullptr: "the CUDA header <name>"

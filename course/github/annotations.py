@@ -5,10 +5,10 @@ annotations on the student's lines, printed as workflow commands:
     ::error file=labs/02-brent-kung/scan.cu,line=25,col=13,title=data race on shared memory::data race on ...
 
 (col= where the SARIF region has a startColumn), one a result of the file
-written by scan-grade (grader/sarif.cpp), in its
+written by scan-grade (grader/outputs/sarif.cpp), in its
 order, which is the worst first (errors before warnings, undefined
 behaviour first). The grader writes each bug once, however many datasets
-showed it (grader/distinct_findings.hpp), so each is one annotation; a
+showed it (grader/outputs/distinct_findings.hpp), so each is one annotation; a
 result whose location has no region (a leak: it names no line) annotates
 the file, with no line= (a file-level annotation). GitHub shows at most 10 error, 10 warning and 10 notice annotations
 a step and 50 a job (actions/toolkit, docs/problem-matchers.md,

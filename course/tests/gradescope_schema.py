@@ -32,7 +32,7 @@ score, a lab's or a component's points that include a withheld test's (as
 ("hidden dataset N", as the grader names one), or, the kit's own rule, a
 safety, divergence or timing test of a lab with withheld tests: the grader
 scales those by correctness on every dataset, hidden ones included
-(grader/scorers.hpp).
+(grader/grading/scorers.hpp).
 """
 import re
 import json
@@ -114,7 +114,7 @@ def check_fields(obj, fields, where):
 ALIGNED = re.compile(r"\S {2,}\S")  # columns aligned with spaces
 FRACTION = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)(?![\w.])")
 EARLY = {"visible", "after_due_date"}  # shown before grades are published
-SCALED = {"safety", "divergence", "timing"}  # scaled by correctness on every dataset (grader/scorers.hpp)
+SCALED = {"safety", "divergence", "timing"}  # scaled by correctness on every dataset (grader/grading/scorers.hpp)
 
 
 def collapsed_lines(text, fmt):

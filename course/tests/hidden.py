@@ -9,7 +9,7 @@ MASK = (1 << 64) - 1
 
 
 def mix(x):
-    """SplitMix64's finaliser, as grader/rubric.cpp's mix()."""
+    """SplitMix64's finaliser, as grader/core/rubric.cpp's mix()."""
     x = (x + 0x9E3779B97F4A7C15) & MASK
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
@@ -32,7 +32,7 @@ def parse_secret(text):
 
 def hidden_datasets(rubric_path, secret=None):
     """[(lab id, dist, n, seed)] for the rubric's hidden datasets, their seeds
-    drawn as grader/rubric.cpp draws them from hidden_seed, or from `secret`
+    drawn as grader/core/rubric.cpp draws them from hidden_seed, or from `secret`
     (SCAN_GRADE_SECRET's value) when given."""
     with open(rubric_path) as f:
         rubric = json.load(f)

@@ -48,7 +48,7 @@ check "the bundle's assignment-labs names lab 02 alone" \
     test "$(unzip -p "$scratch/autograder.zip" assignment-labs)" = 02
 unzip -Z1 "$scratch/autograder.zip" >"$scratch/bundle.txt"
 missing=
-for f in setup.sh run_autograder gradescope_schema.py schema_cli.py scan-labs meson.build reference/02-brent-kung/scan.cu grader/main.cpp; do
+for f in setup.sh run_autograder gradescope_schema.py schema_cli.py scan-labs meson.build reference/02-brent-kung/scan.cu grader/cli/main.cpp; do
     grep -qx "$f" "$scratch/bundle.txt" || missing+=" $f"
 done
 [ -z "$missing" ] && expect yes "the bundle holds setup.sh and run_autograder at its top, the kit, its reference and grader" \

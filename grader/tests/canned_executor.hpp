@@ -11,7 +11,7 @@
 #include <string>
 
 #include "compare.hpp"
-#include "executor.hpp"
+#include "grader/grading/executor.hpp"
 #include "scan_spec.hpp"
 #include "score.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "outputs_sample.hpp"
+#include "grader/tests/outputs_sample.hpp"
 
 namespace grader::testing {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "outputs.hpp"
+#include "grader/outputs/outputs.hpp"
 
 namespace grader::testing {
 

@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "class_report.hpp"
-#include "files.hpp"
-#include "outputs.hpp"
-#include "resume.hpp"
-#include "similarity.hpp"
+#include "grader/cli/resume.hpp"
+#include "grader/core/files.hpp"
+#include "grader/intake/class_report.hpp"
+#include "grader/intake/similarity.hpp"
+#include "grader/outputs/outputs.hpp"
 
 using namespace grader;
 using nlohmann::json;

@@ -8,10 +8,10 @@
 #include <set>
 #include <fstream>
 
-#include "canned_executor.hpp"
-#include "files.hpp"
-#include "grade.hpp"
-#include "outputs.hpp"
+#include "grader/core/files.hpp"
+#include "grader/grading/grade.hpp"
+#include "grader/outputs/outputs.hpp"
+#include "grader/tests/canned_executor.hpp"
 
 namespace fs = std::filesystem;
 using namespace grader;

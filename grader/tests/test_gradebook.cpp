@@ -11,13 +11,13 @@
 #include <iterator>
 #include <map>
 
-#include "batch_notes.hpp"
 #include "catalog.hpp"
-#include "csv.hpp"
-#include "gradebook.hpp"
-#include "lms.hpp"
-#include "outputs_sample.hpp"
-#include "roster.hpp"
+#include "grader/outputs/batch_notes.hpp"
+#include "grader/outputs/csv.hpp"
+#include "grader/outputs/gradebook.hpp"
+#include "grader/outputs/lms.hpp"
+#include "grader/outputs/roster.hpp"
+#include "grader/tests/outputs_sample.hpp"
 
 using namespace grader;
 using namespace grader::testing;

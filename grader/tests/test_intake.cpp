@@ -12,11 +12,11 @@
 #include <map>
 #include <string>
 
-#include "batch.hpp"
-#include "files.hpp"
-#include "lab_files.hpp"
-#include "submission.hpp"
-#include "unpack.hpp"
+#include "grader/core/files.hpp"
+#include "grader/intake/batch.hpp"
+#include "grader/intake/lab_files.hpp"
+#include "grader/intake/submission.hpp"
+#include "grader/intake/unpack.hpp"
 
 namespace fs = std::filesystem;
 using namespace grader;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "library_symbols.hpp"
+#include "grader/grading/library_symbols.hpp"
 
 using namespace grader;
 

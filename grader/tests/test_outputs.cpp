@@ -10,13 +10,13 @@
 #include <set>
 #include <sstream>
 
-#include "classroom50.hpp"
-#include "divergence_svg.hpp"
-#include "findings_sample.hpp"
-#include "outputs.hpp"
-#include "outputs_sample.hpp"
-#include "report_html.hpp"
-#include "result_cache.hpp"
+#include "grader/core/result_cache.hpp"
+#include "grader/outputs/classroom50.hpp"
+#include "grader/outputs/divergence_svg.hpp"
+#include "grader/outputs/outputs.hpp"
+#include "grader/outputs/report_html.hpp"
+#include "grader/tests/findings_sample.hpp"
+#include "grader/tests/outputs_sample.hpp"
 
 using namespace grader;
 using namespace grader::testing;

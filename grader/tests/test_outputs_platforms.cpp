@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "classroom50.hpp"
-#include "divergence_svg.hpp"
-#include "outputs.hpp"
-#include "outputs_sample.hpp"
-#include "report_html.hpp"
+#include "grader/outputs/classroom50.hpp"
+#include "grader/outputs/divergence_svg.hpp"
+#include "grader/outputs/outputs.hpp"
+#include "grader/outputs/report_html.hpp"
+#include "grader/tests/outputs_sample.hpp"
 
 using namespace grader;
 using namespace grader::testing;

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "rubric.hpp"
+#include "grader/core/rubric.hpp"
 
 namespace {
 

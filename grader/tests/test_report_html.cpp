@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "report_html.hpp"
+#include "grader/outputs/report_html.hpp"
 
 using namespace grader;
 using harness::DivergenceCell;

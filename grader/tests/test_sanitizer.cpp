@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "finding_place.hpp"
-#include "sanitizer.hpp"
+#include "grader/core/sanitizer.hpp"
 
 using grader::parse_sanitizer;
 

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "distinct_findings.hpp"
-#include "findings_sample.hpp"
-#include "outputs.hpp"
+#include "grader/outputs/distinct_findings.hpp"
+#include "grader/outputs/outputs.hpp"
+#include "grader/tests/findings_sample.hpp"
 
 using namespace grader;
 using namespace grader::testing;

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog.hpp"
-#include "rubric.hpp"
+#include "grader/core/rubric.hpp"
 
 namespace {
 

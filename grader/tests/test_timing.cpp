@@ -7,8 +7,8 @@
 #include <regex>
 
 #include "../../bench/report.hpp"  // scan-bench's writer (grader/ has a report.hpp too)
+#include "grader/core/timing.hpp"
 #include "score.hpp"
-#include "timing.hpp"
 
 using namespace grader;
 

@@ -32,7 +32,7 @@ bool safety_rule(const std::string& rule);
 
 // The input the divergence component measures on (walk4: never all zeros,
 // every sum exact), at the rubric's size. (Timing's seed is the course's
-// secret's: grader/rubric.hpp, Rubric::timing_spec.)
+// secret's: grader/core/rubric.hpp, Rubric::timing_spec.)
 datasets::Spec divergence_spec(std::size_t n);
 
 // Expected output equal to the input (n <= 1 for inclusive scans): a copy of
