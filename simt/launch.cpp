@@ -492,7 +492,7 @@ std::string take_refused_launch() {
 }  // namespace simt
 
 // math.cpp defines the C library's transcendental functions for the whole
-// program (simt/README.md, Math): linked whenever this file is (every
+// program (simt/docs/math.md): linked whenever this file is (every
 // program that launches a kernel), so a program's sinf is the same whatever
 // its kernels happen to call.
 namespace simt::detail {

@@ -374,7 +374,7 @@ std::string explain_for_student(const std::string& file, const std::vector<Limit
     return out + "This is the kit's limit, not a bug in your code. The emulator did not build this file, so this lab's "
                  "tests are skipped here; on a machine with an NVIDIA GPU they run there, and the grader grades this "
                  "lab on a GPU (where it has none, the lab is marked \"needs a GPU to grade\", not failed). "
-                 "simt/README.md lists what the emulator runs.\n";
+                 "simt/docs/what-it-runs.md lists what the emulator runs.\n";
 }
 
 

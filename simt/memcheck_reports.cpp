@@ -122,7 +122,7 @@ bool report_misaligned(const unsigned char* p, std::size_t alignment, const char
 }  // namespace simt::detail
 
 // A cache-hinted load or store (thread.hpp) by the running thread, as ptxas
-// compiles it for an H100 (conformance/probes/publication.cu, simt/README.md):
+// compiles it for an H100 (conformance/probes/publication.cu, simt/docs/warp.md):
 // a load is an ordinary one to ptxas, checked as a plain read (it acquires
 // nothing, and reading a flag another block raised is a race) that still
 // yields as a poll does, so a wait on one is reported, not spun for ever; __ldg's also races

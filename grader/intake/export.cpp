@@ -114,6 +114,7 @@ std::vector<KitPart> handout_parts() {
     for (const char* folder : {"datasets", "bench", "simt/include"}) parts.push_back({folder, folder, true, true});
     // The emulator without its own tests (simt/tests: their kernels answer labs 01 and 02).
     parts.push_back({"simt", "simt", true, true, false});
+    parts.push_back({"simt/docs", "simt/docs", true, false});  // the emulator's documentation, beside its README
     return parts;
 }
 

@@ -256,7 +256,7 @@ TEST_CASE("a dataset above 2^31 elements on the GPU alone: counted, its failure 
 }
 
 TEST_CASE("one verdict: a read of memory nothing wrote costs the same on the emulator alone and with initcheck") {
-    // The rule (simt/README.md, uninitialized global memory read): an atomic's
+    // The rule (simt/docs/checks.md, uninitialized global memory read): an atomic's
     // read-modify-write of unwritten bytes reads them, as initcheck says, so
     // the emulator reports what initcheck reports, and both count once,
     // against memory, the values still compared.

@@ -19,7 +19,7 @@ struct Lab {
     std::string id;        // "02-brent-kung": the folder under labs/ and reference/
     std::string suite;     // "lab02": the meson test suite and the executables' prefix
     std::vector<Function> functions;
-    // The emulator's watchdog (simt/README.md): basic blocks a block's threads
+    // The emulator's watchdog (simt/docs/scheduling.md): basic blocks a block's threads
     // may run in all without one of them finishing before the launch stops
     // as a possible endless loop. SIMT_SPIN_BUDGET overrides it.
     unsigned long long spin_budget = 100'000'000;

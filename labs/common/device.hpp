@@ -97,7 +97,7 @@ bool set_block_order(const std::string& spec);
 
 // The emulator's watchdog: the basic blocks a block may run with no thread
 // finishing before its launch stops with a "possible endless loop" finding
-// (simt/README.md); the environment variable SIMT_SPIN_BUDGET, where set,
+// (simt/docs/scheduling.md); the environment variable SIMT_SPIN_BUDGET, where set,
 // wins unless `over_environment`. A no-op on a GPU.
 void limit_spinning(unsigned long long basic_blocks, bool over_environment = false);
 

@@ -22,7 +22,7 @@ constexpr std::size_t kGuard = 64;
 constexpr float kInputGuard = 1.0e30f;
 
 // One warp in one barrier interval of a launch, summed over its blocks: the
-// emulator's cells[interval][warp] (simt/README.md, SIMT divergence).
+// emulator's cells[interval][warp] (simt/docs/divergence.md).
 struct DivergenceCell {
     unsigned long long lane_visits = 0, warp_visits = 0;
     unsigned divergent_blocks = 0;  // blocks in which this warp diverged in this interval

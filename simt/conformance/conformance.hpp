@@ -3,8 +3,8 @@
 // (driver.cpp) writes a GPU's results (--record) and compares the
 // emulator's with them (--expect): bit for bit where CUDA is exact, within
 // the bound the CUDA Math API documents where it is not. Each case names the
-// constructs it exercises, as simt/README.md's table of what the emulator
-// runs names them; a test keeps the two lists equal.
+// constructs it exercises, as simt/docs/what-it-runs.md's table of what the
+// emulator runs names them; a test keeps the two lists equal.
 //
 // A case file (cases/NAME.cu, the family NAME) is compiled by nvcc and, for
 // the emulator, through the rewriter like a student's scan.cu. A family too
@@ -105,7 +105,7 @@ private:
 struct Case {
     std::string family;      // the case file's name: cases/FAMILY.cu (or FAMILY.PART.cu)
     std::string name;
-    std::string constructs;  // space-separated, as simt/README.md names them
+    std::string constructs;  // space-separated, as simt/docs/what-it-runs.md names them
     void (*run)(Results&);
 };
 int add(const char* file, const char* name, const char* constructs, void (*run)(Results&));

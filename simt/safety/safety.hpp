@@ -18,7 +18,7 @@
 //   }
 //
 // Case names are unique across the suite. The class (the second argument) is
-// the row of simt/README.md's table of checks the case counts for.
+// the row of simt/docs/checks.md's table of safety classes the case counts for.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -51,7 +51,7 @@ struct Run {
 struct Case {
     std::string group;  // the case file's name: cases/GROUP.cu
     std::string name;
-    std::string what;   // its class, as simt/README.md's table names it
+    std::string what;   // its class, as simt/docs/checks.md's table names it
     void (*run)(Run&);
 };
 int add(const char* file, const char* name, const char* what, void (*run)(Run&));

@@ -3,7 +3,7 @@
 # PROGRAM (a build of kernel files, such as the differential suite's, whose
 # cases call every construct the shim has) carries GCC's basic-block trace
 # calls: the shim's branches are the emulator's, and a kernel's trace must
-# hold only the student's code (simt/README.md, SIMT divergence). Exempt:
+# hold only the student's code (simt/docs/divergence.md). Exempt:
 # the launch machinery that calls the kernel in each thread (a block each,
 # the same in every lane). Prints the
 # offenders (names without template arguments); exit 1 if any.

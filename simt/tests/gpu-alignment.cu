@@ -1,6 +1,6 @@
 // On a GPU (not built by Meson): where nvcc puts a kernel's __shared__
 // arrays, and whether float4 loads from in + k fault, the facts the
-// emulator's misaligned-pointer check follows (simt/README.md):
+// emulator's misaligned-pointer check follows (simt/docs/memory.md):
 //   nvcc -O2 -arch=sm_90 -o gpu-alignment simt/tests/gpu-alignment.cu
 //   ./gpu-alignment; for k in 0 1 2 3 4 8; do ./gpu-alignment $k; done
 // (one k a process: a misaligned address ends the CUDA context).

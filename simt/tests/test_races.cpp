@@ -422,7 +422,7 @@ TEST_CASE("cache-hinted accesses: global memory only, and data through __ldcg is
     CHECK(found[0].find("warp_kernels.cu:46") != std::string::npos);
 }
 
-// The H100's measures (simt/README.md): a flag raised with __stcg or __stwt
+// The H100's measures (simt/docs/warp.md): a flag raised with __stcg or __stwt
 // publishes and __ldcg reads published data; a wait that polls with __ldcv or
 // __ldcg did not wait; __ldg may not read what the launch wrote.
 TEST_CASE("cache-hinted publication: what an H100 orders is no race, a hinted poll and __ldg of fresh data are") {

@@ -28,7 +28,7 @@ cudaError_t launch_grid_exchange(unsigned* d_slots, unsigned* d_out, unsigned bl
 }
 
 // __activemask in a loop whose iterations pick lanes: a GPU gives one group
-// per iteration; the emulator's rendezvous merges them (simt/README.md).
+// per iteration; the emulator's rendezvous merges them (simt/docs/warp.md).
 __global__ void activemask_loop(unsigned* out) {
     for (unsigned i = 0; i < 4; ++i)
         if (threadIdx.x % 4 == i) out[threadIdx.x] = __activemask();
@@ -85,7 +85,7 @@ cudaError_t launch_bad_tile(unsigned* d_out) {
 }
 
 // A publication between two blocks, as ptxas compiles the hinted accesses
-// for an H100 (simt/README.md): block 0 writes data[0],
+// for an H100 (simt/docs/warp.md): block 0 writes data[0],
 // fences and raises a flag; block 1 waits for it, fences and reads the data.
 // `how`: 0 volatile flag, data read with __ldcg; 1 flag raised with __stcg;
 // 2 with __stwt; 3 the wait polls with __ldcv; 4 with __ldcg; 5 the data is

@@ -214,7 +214,7 @@ void run_ops(conformance::Results& r, const char* type, bool all_orders) {
 
 // The read-modify-writes of cuda::atomic_ref at device scope, each with
 // every order, on each type, and the operators (++, --, +=, -=, &=, |=, ^=;
-// not named among the constructs: simt/README.md's table cannot hold `|=`).
+// not named among the constructs: simt/docs/what-it-runs.md's table cannot hold `|=`).
 CONFORMANCE_CASE(atomic_ref_read_modify_write,
                  "cuda::atomic_ref cuda::thread_scope_device fetch_add fetch_sub fetch_and fetch_or fetch_xor "
                  "fetch_min fetch_max exchange compare_exchange_weak compare_exchange_strong "

@@ -35,7 +35,7 @@ __global__ void k_dynamic(const float* in, float* out) {
 
 // Only for cudaFuncSetCacheConfig: a kernel that prefers L1 gets a smaller
 // shared memory carveout on an H100, which its occupancy then reflects (the
-// emulator's occupancy does not model carveouts: simt/README.md).
+// emulator's occupancy does not model carveouts: simt/docs/runtime-api.md).
 __global__ void k_cache(float* out) { out[threadIdx.x] = 1.0f; }
 
 std::vector<float> ramp(unsigned n) {
