@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "catalog.hpp"
+#include "grader/cli/options.hpp"
 #include "grader/cli/resume.hpp"
 #include "grader/cli/slurm.hpp"
 #include "grader/core/files.hpp"
@@ -32,64 +33,8 @@ using namespace grader;
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: scan-grade [SUBMISSION] [options]       grade one submission (default: the kit's reference)
-       scan-grade --batch FOLDER [options]        grade every submission in FOLDER into a gradebook
-       scan-grade --batch FOLDER --slurm [options] submit the batch to Slurm as a job array
-       scan-grade merge OUT [--batch FOLDER]      the gradebook of a Slurm batch (scan-grade merge --help)
-       scan-grade report OUT                      OUT/class.json and class.html, the class at a glance
-       scan-grade export DIR [--kit DIR] [--force]  write the student repository into DIR
-                                                  (scan-grade export --help)
-
-SUBMISSION: a folder, .zip or .tar.gz holding labs/NN-name/scan.cu files (a copy of the
-student tree or just those files); only each lab's scan.cu is graded.
-options:
-  --out DIR        where results go (default scan-grade-results; --batch: DIR/<student>/ and
-                   DIR/gradebook.csv)
-  --work DIR       builds and scratch files (default scan-grade-work; reused between runs)
-  --rubric FILE    points, hidden datasets, targets (default: the kit's grader/rubric.json)
-  --kit DIR        the kit's source tree (default: the one this scan-grade was built from)
-  --lab N          grade only this lab (01, lab02, 03-exclusive, ...); repeatable
-  --backend B      auto (default: the emulator, plus CUDA where a GPU is usable), emu, or cuda
-                   (the GPU alone, where the emulator cannot be built: no divergence component)
-  --jobs N         --batch: submissions graded at once (default: 2 per GPU, 2 without one); each
-                   slot uses one GPU (CUDA_VISIBLE_DEVICES), timing never shares a GPU; an
-                   interrupted batch rerun into the same --out grades only what is missing
-  --part FILE      --batch: grade only the entries of FOLDER named in FILE (one per line) and write
-                   no gradebook (a Slurm task's share; scan-grade merge writes it)
-  --roster FILE    --batch, merge: the class's roster.csv (header submission,lms_id,name): write
-                   DIR/canvas.csv and DIR/moodle.csv, a row per roster student (no submission: 0),
-                   and list in DIR/not-in-roster.txt the submissions it does not name
-  --lms-assignment NAME  with --roster: the LMS files' grade column, the assignment as the LMS
-                   names it (Canvas: Lab 2 (40125), with its id; default: the lab graded,
-                   02-brent-kung, or scan-labs for all); the grade is the percent graded
-  --submitted-at T the submission's instant (ISO 8601 with its offset: git log -1 --format=%cI):
-                   result.json's datetime, by which Classroom 50 marks it late (default: where
-                   SUBMISSION is a git checkout, its HEAD's committer date, else the grading
-                   time, with a warning); the grading time is graded_at. --batch: each entry's own
-  --no-sandbox     run student code without bubblewrap even where it works
-  --show-hidden    the instructor's copy: name each hidden dataset (kind, size, seed) and show its
-                   failures in full; without it every output names one only "hidden dataset k of
-                   lab NN", with pass or fail (a seed is the dataset: students have the generator)
-  --no-cache       grade every lab again: without it, a lab graded on the emulator alone before,
-                   with the same scan.cu, kit, grader and rubric, takes that result (the cache is
-                   WORK/result-cache, or $SCAN_GRADE_CACHE; never used where a GPU grades)
-Slurm (--batch FOLDER --slurm; OUT must be on a file system the nodes share, course/slurm/README.md):
-  --partition P, --account A, --time HH:MM:SS, --cpus-per-task N
-                   each array task's request (default: the rubric's "slurm" section, else the
-                   cluster's partition and account, 01:00:00, 8 CPUs; one GPU unless --backend emu)
-  --chunk N        submissions per array task (default: the rubric's, else 1)
-  --sbatch-arg ARG passed to sbatch as an #SBATCH line, e.g. --sbatch-arg=--qos=short; repeatable
-  --no-submit      write OUT/slurm/ and print the sbatch commands instead of running them
-  --fail-under P   exit 3 when a submission scores under P percent of what was graded (--batch:
-                   any of them), for a workflow that wants a red job; results are written as ever
-  --colour/--no-colour  colour the terminal table (default: when stdout is a terminal)
-exit status: 0 graded (whatever the score, without --fail-under), 1 the grader could not grade,
-  2 bad usage, 3 a score under --fail-under, 128 + N stopped by signal N (SIGINT, SIGTERM): what
-  finished is written, the rest named
-)";
-
 int usage(const std::string& why) {
-    std::fprintf(stderr, "scan-grade: %s\n%s", why.c_str(), kUsage);
+    std::fprintf(stderr, "scan-grade: %s\n%s", why.c_str(), cli::help_text().c_str());
     return 2;
 }
 
@@ -229,83 +174,20 @@ int main(int argc, char** argv) {
         return export_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
     if (argc > 1 && std::strcmp(argv[1], "merge") == 0) return merge_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
     if (argc > 1 && std::strcmp(argv[1], "report") == 0) return report_main(std::vector<std::string>(argv + 2, argv + argc), SCAN_KIT_SOURCE);
-    Context ctx;
-    std::string submission, batch, out = "scan-grade-results", work = "scan-grade-work", rubric_path, backend = "auto";
-    ctx.kit = SCAN_KIT_SOURCE;
-    unsigned jobs = 0;  // 0: the default, from the GPUs
-    double fail_under = -1;  // --fail-under, percent; < 0: none
-    bool sandbox = true, colour = isatty(1), slurm = false, submit = true, cache = true;
-    std::string part, roster_path, lms_assignment, submitted_at;
-    std::vector<std::string> lab_args, sbatch_args;
-    std::optional<std::string> partition, account, time_limit;
-    unsigned chunk = 0, cpus_per_task = 0;  // 0: the rubric's
-    const auto count = [](const char* text, unsigned& into) {
-        char* end = nullptr;
-        const long v = std::strtol(text, &end, 10);
-        if (*end != '\0' || v < 1 || v > 100000) return false;
-        into = static_cast<unsigned>(v);
-        return true;
-    };
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool value = i + 1 < argc;
-        if (arg == "--help" || arg == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else if (arg == "--out" && value) out = argv[++i];
-        else if (arg == "--work" && value) work = argv[++i];
-        else if (arg == "--rubric" && value) rubric_path = argv[++i];
-        else if (arg == "--kit" && value) ctx.kit = argv[++i];
-        else if (arg == "--batch" && value) batch = argv[++i];
-        else if (arg == "--backend" && value) backend = argv[++i];
-        else if (arg == "--lab" && value) {
-            const catalog::Lab* lab = catalog::find(argv[++i]);
-            if (!lab) {
-                std::string known;
-                for (const auto& l : catalog::labs()) known += (known.empty() ? "" : ", ") + l.id;
-                return usage(std::string("no lab '") + argv[i] + "' (" + known + ")");
-            }
-            ctx.labs.push_back(lab->id);
-            lab_args.push_back(argv[i]);
-        } else if (arg == "--jobs" && value) {
-            jobs = static_cast<unsigned>(std::atoi(argv[++i]));
-            if (jobs < 1 || jobs > 64) return usage("--jobs takes 1 to 64");
-        } else if (arg == "--fail-under" && value) {
-            char* end = nullptr;
-            fail_under = std::strtod(argv[++i], &end);
-            if (*end != '\0' || end == argv[i] || fail_under < 0 || fail_under > 100)
-                return usage(std::string("--fail-under takes a percentage from 0 to 100: ") + argv[i]);
-        } else if (arg == "--no-sandbox") sandbox = false;
-        else if (arg == "--show-hidden") ctx.show_hidden = true;
-        else if (arg == "--no-cache") cache = false;
-        else if (arg == "--part" && value) part = argv[++i];
-        else if (arg == "--roster" && value) roster_path = argv[++i];
-        else if (arg == "--lms-assignment" && value) lms_assignment = argv[++i];
-        else if (arg == "--submitted-at" && value) {
-            submitted_at = utc_instant(argv[++i]);
-            if (submitted_at.empty())
-                return usage(std::string("--submitted-at takes an ISO 8601 instant with its offset "
-                                         "(2026-09-01T14:00:05+02:00, ...Z): ") + argv[i]);
-        }
-        else if (arg == "--slurm") slurm = true;
-        else if (arg == "--no-submit") submit = false;
-        else if (arg == "--partition" && value) partition = argv[++i];
-        else if (arg == "--account" && value) account = argv[++i];
-        else if (arg == "--time" && value) time_limit = argv[++i];
-        else if (arg == "--chunk" && value) {
-            if (!count(argv[++i], chunk)) return usage(std::string("--chunk takes a number of submissions: ") + argv[i]);
-        } else if (arg == "--cpus-per-task" && value) {
-            if (!count(argv[++i], cpus_per_task)) return usage(std::string("--cpus-per-task takes a number: ") + argv[i]);
-        } else if (arg.rfind("--sbatch-arg=", 0) == 0) sbatch_args.push_back(arg.substr(13));
-        else if (arg == "--sbatch-arg" && value) sbatch_args.push_back(argv[++i]);
-        else if (arg == "--colour" || arg == "--color") colour = true;
-        else if (arg == "--no-colour" || arg == "--no-color") colour = false;
-        else if (arg[0] == '-') return usage("unknown option or missing value: " + arg);
-        else if (submission.empty()) submission = arg;
-        else return usage("more than one submission given: " + submission + ", " + arg);
+    cli::Settings o;
+    o.kit = SCAN_KIT_SOURCE;
+    o.colour = isatty(1);
+    if (const std::string why = cli::parse(argc, argv, o); !why.empty()) return usage(why);
+    if (o.help) {
+        std::fputs(cli::help_text().c_str(), stdout);
+        return 0;
     }
-    if (!batch.empty() && !submission.empty()) return usage("give a SUBMISSION or --batch FOLDER, not both");
-    if (backend != "auto" && backend != "emu" && backend != "cuda") return usage("--backend takes auto, emu or cuda");
+    Context ctx;
+    ctx.kit = o.kit;
+    ctx.labs = o.labs;
+    ctx.show_hidden = o.show_hidden;
+    std::string submission = o.submission, work = o.work, rubric_path = o.rubric;
+    const std::string &batch = o.batch, &out = o.out, &backend = o.backend, &part = o.part, &roster_path = o.roster;
     if (!fs::is_regular_file(ctx.kit + "/meson.build") || !fs::is_directory(ctx.kit + "/reference"))
         return usage("not a scan-labs kit with its reference/: " + ctx.kit + " (--kit)");
     if (rubric_path.empty()) rubric_path = ctx.kit + "/grader/rubric.json";
@@ -320,13 +202,7 @@ int main(int argc, char** argv) {
     if (submission.empty() && batch.empty()) submission = ctx.kit + "/reference";
     if (!submission.empty() && !fs::exists(submission)) return usage("no such submission: " + submission);
     if (!batch.empty() && !fs::is_directory(batch)) return usage("--batch needs a folder: " + batch);
-    if ((slurm || !part.empty()) && batch.empty()) return usage(std::string(slurm ? "--slurm" : "--part") + " goes with --batch FOLDER");
-    if (slurm && !part.empty()) return usage("give --slurm or --part, not both");
     if (!part.empty() && !fs::is_regular_file(part)) return usage("no such --part file: " + part);
-    if (!roster_path.empty() && (batch.empty() || !part.empty()))
-        return usage("--roster goes with --batch FOLDER (a Slurm task's --part writes no gradebook)");
-    if (!lms_assignment.empty() && roster_path.empty()) return usage("--lms-assignment goes with --roster FILE");
-    if (!submitted_at.empty() && !batch.empty()) return usage("--submitted-at goes with one SUBMISSION, not --batch");
     // Read before any grading: a malformed roster stops the batch at once, naming its line.
     std::optional<std::vector<RosterStudent>> roster;
     if (!roster_path.empty()) {
@@ -337,8 +213,6 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    if (!slurm && (partition || account || time_limit || chunk || cpus_per_task || !sbatch_args.empty() || !submit))
-        return usage("--partition, --account, --time, --chunk, --cpus-per-task, --sbatch-arg and --no-submit go with --slurm");
 
     const std::string rubric_text = read_file(rubric_path);
     fs::create_directories(work);
@@ -346,7 +220,7 @@ int main(int argc, char** argv) {
     ctx.kit = fs::canonical(ctx.kit).string();
     ctx.work = work;
     ctx.backend_asked = backend;
-    if (slurm) {
+    if (o.slurm) {
         // Here only the submissions to grade are chosen; the nodes grade them.
         SlurmRequest request;
         request.scan_grade = fs::canonical("/proc/self/exe").string();
@@ -356,19 +230,19 @@ int main(int argc, char** argv) {
         request.kit = ctx.kit;
         request.rubric = fs::canonical(rubric_path).string();
         request.backend = backend;
-        request.labs = lab_args;
-        request.sandbox = sandbox;
+        request.labs = o.lab_args;
+        request.sandbox = o.sandbox;
         request.show_hidden = ctx.show_hidden;
-        request.submit = submit;
+        request.submit = o.submit;
         request.settings = ctx.rubric.slurm;
-        if (partition) request.settings.partition = *partition;
-        if (account) request.settings.account = *account;
-        if (time_limit) request.settings.time = *time_limit;
-        if (chunk) request.settings.chunk = chunk;
-        if (cpus_per_task) request.settings.cpus_per_task = cpus_per_task;
-        request.sbatch_args = sbatch_args;
+        if (o.partition) request.settings.partition = *o.partition;
+        if (o.account) request.settings.account = *o.account;
+        if (o.time_limit) request.settings.time = *o.time_limit;
+        if (o.chunk) request.settings.chunk = o.chunk;
+        if (o.cpus_per_task) request.settings.cpus_per_task = o.cpus_per_task;
+        request.sbatch_args = o.sbatch_args;
         if (roster) request.roster = fs::canonical(roster_path).string();
-        request.lms_assignment = lms_assignment;
+        request.lms_assignment = o.lms_assignment;
         std::vector<std::string> todo;
         for (const BatchEntry& entry : read_batch(batch, ctx.rubric.intake.refuse_duplicates).entries) {
             bool done = false;
@@ -400,13 +274,13 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    if (cache && ctx.backends == std::vector<std::string>{"emu"}) {
+    if (o.cache && ctx.backends == std::vector<std::string>{"emu"}) {
         const char* shared = std::getenv("SCAN_GRADE_CACHE");
         ctx.cache = ResultCache(shared && *shared ? fs::absolute(shared).string() : work + "/result-cache", cache_salt(ctx, rubric_text));
     }
     ctx.cpu.reset(usable_cores());
     ctx.gpu_feeders.reset(usable_cores());
-    if (jobs == 0) jobs = 2 * static_cast<unsigned>(std::max<std::size_t>(1, ctx.gpus.size()));
+    if (o.jobs == 0) o.jobs = 2 * static_cast<unsigned>(std::max<std::size_t>(1, ctx.gpus.size()));
     // A stop (Ctrl-C, a CI cancellation, a time limit) ends every child's
     // process group, GPU work included, and the grader writes what finished.
     struct sigaction action = {};
@@ -415,7 +289,7 @@ int main(int argc, char** argv) {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, nullptr);
     sigaction(SIGTERM, &action, nullptr);
-    ctx.sandbox = Sandbox::probe(sandbox);
+    ctx.sandbox = Sandbox::probe(o.sandbox);
     ctx.sandbox.hide = {ctx.kit + "/reference", ctx.kit + "/grader", fs::absolute(rubric_path).string(), work};
 
     try {
@@ -451,7 +325,7 @@ int main(int argc, char** argv) {
                     std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done.load(), entries.size(), line.substr(0, 100).c_str());
                 };
             std::vector<std::thread> workers;
-            for (unsigned j = 0; j < std::min<std::size_t>(jobs, entries.size()); ++j)
+            for (unsigned j = 0; j < std::min<std::size_t>(o.jobs, entries.size()); ++j)
                 workers.emplace_back([&, j] {
                     Slot slot = make_slot(ctx, j);
                     for (std::size_t k; !stopping() && (k = next++) < entries.size();) {
@@ -486,7 +360,7 @@ int main(int argc, char** argv) {
             const std::string summary =
                 batch_summary(entries.size(), finished.size() - refused.size(), resumed_count.load(), refused);
             if (part.empty()) {
-                const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, lms_assignment);
+                const BatchBook book = write_gradebook(finished, out, roster ? &*roster : nullptr, o.lms_assignment);
                 std::fputs(book.summary.c_str(), stdout);
                 for (const std::string& w : book.warnings) std::fprintf(stderr, "scan-grade: warning: %s\n", w.c_str());
                 const std::string files = book.files + class_report_after_batch(out, {ctx.kit, ctx.rubric.similarity});
@@ -503,7 +377,7 @@ int main(int argc, char** argv) {
                             list.c_str());
             }
             if (g_signal) return 128 + g_signal;
-            return under_threshold(finished, fail_under) ? 3 : 0;
+            return under_threshold(finished, o.fail_under) ? 3 : 0;
         }
         ctx.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
         Slot slot = make_slot(ctx, 0);
@@ -521,16 +395,16 @@ int main(int argc, char** argv) {
                          signal_name(g_signal).c_str());
             return 128 + g_signal;
         }
-        report.submitted_at = !submitted_at.empty() ? submitted_at : git_commit_instant(submission);
+        report.submitted_at = !o.submitted_at.empty() ? o.submitted_at : git_commit_instant(submission);
         if (report.submitted_at.empty())
             std::fprintf(stderr, "scan-grade: warning: the submission's instant is not known (--submitted-at, or a git "
                                  "checkout): result.json's datetime is the grading time\n");
         write_all(report, out);
-        std::fputs(terminal_table(report, colour).c_str(), stdout);
+        std::fputs(terminal_table(report, o.colour).c_str(), stdout);
         if (const std::string times = phases_text(report); !times.empty()) std::printf("%s\n", times.c_str());
         std::printf("results: %s/ (report.html, results.json for Gradescope, result.json for Classroom 50, prairielearn.json, junit.xml, summary.md, feedback.txt)\n",
                     out.c_str());
-        if (under_threshold({report}, fail_under)) return 3;
+        if (under_threshold({report}, o.fail_under)) return 3;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "scan-grade: cannot grade: %s\n", e.what());
         return 1;
