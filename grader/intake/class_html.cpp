@@ -69,8 +69,6 @@ std::string names(const json& students) {
     return list;
 }
 
-std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
-
 // The lines of `text` in `ranges` ([[first, last], ...], 1-based) marked,
 // each with kContext lines around it; the lines between left out ("...").
 std::string shared_lines(const std::string& text, const json& ranges) {
@@ -112,7 +110,7 @@ std::string similarity_html(const json& sim, const CodeReader& code) {
     h += "<p>Compared with " + esc(sim.value("tool", "")) +
          " per lab, the lab's stub and the kit's reference taken out of every file as base code, names replaced "
          "(renamed variables match) and code fingerprinted in short runs (reordered functions match). A pair's share is "
-         "the part of one file's own code found in the other; a pair is flagged at " + percent(sim.value("threshold", 0.0)) +
+         "the part of one file's own code found in the other; a pair is flagged at " + whole_percent(sim.value("threshold", 0.0)) +
          " or more with at least " + std::to_string(sim.value("min_tokens", 0)) + " tokens shared. Flagged is a reason to "
          "look, not a verdict: two students who both follow the handout closely write alike code.</p>\n";
     for (const json& lab : sim.value("labs", json::array())) {
@@ -132,8 +130,8 @@ std::string similarity_html(const json& sim, const CodeReader& code) {
             const std::string anchor = "similar-" + id + "-" + std::to_string(++k);
             const bool flagged = p.value("flagged", false);
             h += "<tr" + std::string(flagged ? " class=\"bad\"" : "") + "><td>" + std::to_string(k) + "</td><td><a href=\"#" +
-                 esc(anchor) + "\">" + names(p["a"]) + " and " + names(p["b"]) + "</a></td><td>" + percent(p.value("similarity", 0.0)) +
-                 (flagged ? " flagged" : "") + "</td><td>" + percent(p.value("share_a", 0.0)) + " / " + percent(p.value("share_b", 0.0)) +
+                 esc(anchor) + "\">" + names(p["a"]) + " and " + names(p["b"]) + "</a></td><td>" + whole_percent(p.value("similarity", 0.0)) +
+                 (flagged ? " flagged" : "") + "</td><td>" + whole_percent(p.value("share_a", 0.0)) + " / " + whole_percent(p.value("share_b", 0.0)) +
                  "</td><td>" + std::to_string(p.value("tokens", 0)) + "</td></tr>";
         }
         h += "</table>\n";
@@ -143,7 +141,7 @@ std::string similarity_html(const json& sim, const CodeReader& code) {
             const std::string anchor = "similar-" + id + "-" + std::to_string(++k);
             const std::string a = p["a"][0], b = p["b"][0];
             h += "<details id=\"" + esc(anchor) + "\"" + (k == 1 ? " open" : "") + "><summary>" + std::to_string(k) + ". " + names(p["a"]) +
-                 " and " + names(p["b"]) + ": " + percent(p.value("similarity", 0.0)) + ", the shared code marked</summary>"
+                 " and " + names(p["b"]) + ": " + whole_percent(p.value("similarity", 0.0)) + ", the shared code marked</summary>"
                  "<div class=\"sbs\"><div><b><a href=\"" + esc(uri_segment(a) + "/report.html") + "\">" + esc(a) + "</a></b><pre>" +
                  shared_lines(code(a, id), p.value("lines_a", json::array())) + "</pre></div><div><b><a href=\"" +
                  esc(uri_segment(b) + "/report.html") + "\">" + esc(b) + "</a></b><pre>" +

@@ -309,11 +309,12 @@ json class_data(const std::string& out) {
             {"timing", timing}, {"divergence", divergence}, {"flagged", flagged}};
 }
 
+std::string whole_percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
+
 void add_similarity(json& data, const json& similarity) {
     data["similarity"] = similarity;
     if (similarity.value("status", "") != "on") return;
     std::map<std::string, std::vector<std::string>> why;  // folder -> lines
-    const auto percent = [](double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; };
     const auto names = [](const json& students, const std::string& but) {
         std::string list;
         for (const std::string s : students)
@@ -327,7 +328,7 @@ void add_similarity(json& data, const json& similarity) {
                 why[s].push_back("code identical in lab " + id + " to " + names(group["students"], s));
         for (const json& pair : lab.value("pairs", json::array())) {
             if (!pair.value("flagged", false)) continue;
-            const std::string line = "code alike in lab " + id + ": " + percent(pair.value("similarity", 0.0)) + " (" +
+            const std::string line = "code alike in lab " + id + ": " + whole_percent(pair.value("similarity", 0.0)) + " (" +
                                      std::to_string(pair.value("tokens", 0)) + " tokens) with ";
             for (const std::string s : pair["a"]) why[s].push_back(line + names(pair["b"], s));
             for (const std::string s : pair["b"]) why[s].push_back(line + names(pair["a"], s));

@@ -30,6 +30,9 @@ struct ClassReportError : std::runtime_error {
 // min, q1, median, q3, max and count of `values` (count 0: an empty object's numbers are 0).
 nlohmann::json summary_stats(std::vector<double> values);
 
+// A share (0.653) as the flagged entries and class.html show it: "65%".
+std::string whole_percent(double share);
+
 // class.json's content from the folders of `out`. Throws ClassReportError
 // where `out` is missing or holds no OUT/<student>/grade.json.
 nlohmann::json class_data(const std::string& out);
